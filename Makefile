@@ -1,0 +1,43 @@
+# One venv, made on demand and refreshed when pyproject.toml changes.
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DATA   ?= ../shared/data
+
+.PHONY: all run test lint types bench up down clean venv
+
+all: lint test
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	# torch first and pinned, so nothing later pulls a CUDA build
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m workers.demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+lint: $(STAMP)
+	$(BIN)/ruff check workers tests
+	$(BIN)/ruff format --check workers tests
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python -m workers.eval.bench --data $(DATA) --out bench/results
+
+up:
+	docker compose up -d
+
+down:
+	docker compose down
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,256 @@
+"""Frozen message models matching `schemas/*.json`, and the internal records the stages pass along.
+
+Usage::
+
+    answer = Answer.from_json(raw_bytes)      # raises InvalidMessage with a readable reason
+    out: Corrected = pipeline.process(answer)
+    producer.send(out.to_json())              # orjson bytes
+
+Floats reject NaN and infinity everywhere, so every message is valid JSON.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Self
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from workers.errors import InvalidMessage
+
+__all__ = [
+    "SCHEMA_VERSIONS",
+    "Action",
+    "Answer",
+    "CheckedClaim",
+    "Claim",
+    "ClaimResult",
+    "ClaimTask",
+    "Corrected",
+    "DeadLetter",
+    "Document",
+    "Evidence",
+    "Judgement",
+    "Query",
+    "QueryKind",
+    "Route",
+    "SlotFix",
+    "Stakes",
+    "Stats",
+    "Verdict",
+]
+
+SCHEMA_VERSIONS = {"answer": "answer.v1", "corrected": "corrected.v1", "deadletter": "deadletter.v1"}
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, use_enum_values=False)
+
+    def to_json(self) -> bytes:
+        return orjson.dumps(self.model_dump(mode="json", exclude_none=True))
+
+    @classmethod
+    def from_json(cls, raw: bytes | str) -> Self:
+        try:
+            return cls.model_validate(orjson.loads(raw))
+        except orjson.JSONDecodeError as exc:
+            raise InvalidMessage(f"invalid JSON: {exc}", kind="invalid_json") from exc
+        except ValidationError as exc:
+            raise InvalidMessage(f"schema violation: {_first_error(exc)}", kind="schema") from exc
+
+
+def _first_error(exc: ValidationError) -> str:
+    errors = exc.errors()
+    first = errors[0]
+    where = ".".join(str(p) for p in first["loc"]) or "<root>"
+    more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first['msg']}{more}"
+
+
+class Stakes(StrEnum):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+class Verdict(StrEnum):
+    """A claim's final status: VERIFIED needs both tiers to pass."""
+
+    VERIFIED = "VERIFIED"
+    CONTRADICTED = "CONTRADICTED"
+    UNVERIFIED = "UNVERIFIED"
+
+
+class Judgement(StrEnum):
+    """Tier 2's verdict on one claim against its evidence."""
+
+    SUPPORT = "SUPPORT"
+    CONTRADICT = "CONTRADICT"
+    NEUTRAL = "NEUTRAL"
+    INSUFFICIENT = "INSUFFICIENT"
+
+
+class Action(StrEnum):
+    KEEP = "KEEP"
+    REPLACE = "REPLACE"
+    REMOVE = "REMOVE"
+    FLAG = "FLAG"
+
+
+class Route(StrEnum):
+    FULL = "full"
+    FAST_PATH = "fast_path"
+    SAMPLED_OUT = "sampled_out"
+    SEMANTIC_CACHE = "semantic_cache"
+    REVIEW_APPROVED = "review_approved"
+
+
+class QueryKind(StrEnum):
+    DIRECT = "direct"
+    CONTEXT = "context"
+    CONTRADICTION = "contradiction"
+
+
+# ---- input -------------------------------------------------------------------------------------
+
+
+class Document(_Frozen):
+    id: str = Field(min_length=1, max_length=256)
+    text: str
+    title: str | None = None
+    source: str | None = None
+
+
+class Answer(_Frozen):
+    """answer.v1: a generated answer with the documents it was generated from."""
+
+    id: str = Field(min_length=1, max_length=256)
+    query: str
+    answer: str
+    documents: tuple[Document, ...] = ()
+    tenant: str | None = Field(None, max_length=128)
+    domain: str | None = Field(None, max_length=64)
+    stakes: Stakes | None = None
+    metadata: dict[str, Any] | None = None
+
+
+# ---- stage records -----------------------------------------------------------------------------
+
+
+class Claim(_Frozen):
+    """An atomic claim; `answer[start:end] == text`. `sentence` groups claims corrected as a unit."""
+
+    id: str
+    text: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    sentence: int = Field(0, ge=0)
+    sentence_start: int = Field(0, ge=0)
+    sentence_end: int = Field(0, ge=0)
+    claim_type: str = "general"
+
+
+class Query(_Frozen):
+    kind: QueryKind
+    text: str
+
+
+class Evidence(_Frozen):
+    """A window of one document; `document.text[start:end] == text`."""
+
+    doc_id: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    text: str
+    score: float = 0.0
+
+
+class ClaimTask(_Frozen):
+    """Everything verification needs for one claim, so verification is stateless."""
+
+    claim: Claim
+    queries: tuple[Query, ...] = ()
+    candidates: tuple[Evidence, ...] = ()
+    similarity: float = 0.0
+    threshold: float = 0.82
+
+
+class SlotFix(_Frozen):
+    """A supported value to put in place of `claim.text[start:end]`."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    wrong: str
+    right: str
+    evidence_doc_id: str | None = None
+
+
+class CheckedClaim(_Frozen):
+    """A claim after both verification tiers."""
+
+    claim: Claim
+    verdict: Verdict
+    judgement: Judgement
+    similarity: float
+    evidence: tuple[Evidence, ...] = ()
+    reason: str
+    fixes: tuple[SlotFix, ...] = ()
+    confidence: float = Field(0.5, ge=0.0, le=1.0)
+    verifier: str = "offline"
+
+
+# ---- output ------------------------------------------------------------------------------------
+
+
+class ClaimResult(_Frozen):
+    id: str
+    text: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    verdict: Verdict
+    judgement: Judgement
+    similarity: float
+    evidence: tuple[Evidence, ...] = ()
+    reason: str
+    action: Action
+    replacement: str | None = None
+
+
+class Stats(_Frozen):
+    stage_ms: dict[str, float] = Field(default_factory=dict)
+    llm_calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+    cache_hits: dict[str, int] = Field(default_factory=dict)
+    fallback: str | None = None
+
+
+class Corrected(_Frozen):
+    """corrected.v1: the answer as it reaches users, with every decision explained."""
+
+    schema_version: str = SCHEMA_VERSIONS["corrected"]
+    id: str
+    tenant: str | None = None
+    original: str
+    corrected: str
+    route: Route
+    claims: tuple[ClaimResult, ...] = ()
+    needs_review: bool = False
+    review_reasons: tuple[str, ...] = ()
+    stats: Stats = Stats()
+
+
+class DeadLetter(_Frozen):
+    """deadletter.v1: why an input could not be processed, and the input itself."""
+
+    schema_version: str = SCHEMA_VERSIONS["deadletter"]
+    id: str | None = None
+    reason: str
+    kind: str
+    stage: str
+    original: str
+    original_encoding: str = "utf-8"
+    line: int | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
