@@ -12,7 +12,7 @@ Floats reject NaN and infinity everywhere, so every message is valid JSON.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Self
+from typing import Annotated, Any, Literal, Self
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -217,20 +217,24 @@ class ClaimResult(_Frozen):
     replacement: str | None = None
 
 
+_NonNegFloat = Annotated[float, Field(ge=0.0)]
+_NonNegInt = Annotated[int, Field(ge=0)]
+
+
 class Stats(_Frozen):
-    stage_ms: dict[str, float] = Field(default_factory=dict)
-    llm_calls: int = 0
-    tokens_in: int = 0
-    tokens_out: int = 0
-    cost_usd: float = 0.0
-    cache_hits: dict[str, int] = Field(default_factory=dict)
+    stage_ms: dict[str, _NonNegFloat] = Field(default_factory=dict)
+    llm_calls: _NonNegInt = 0
+    tokens_in: _NonNegInt = 0
+    tokens_out: _NonNegInt = 0
+    cost_usd: _NonNegFloat = 0.0
+    cache_hits: dict[str, _NonNegInt] = Field(default_factory=dict)
     fallback: str | None = None
 
 
 class Corrected(_Frozen):
     """corrected.v1: the answer as it reaches users, with every decision explained."""
 
-    schema_version: str = SCHEMA_VERSIONS["corrected"]
+    schema_version: Literal["corrected.v1"] = "corrected.v1"
     id: str
     tenant: str | None = None
     original: str
@@ -245,12 +249,14 @@ class Corrected(_Frozen):
 class DeadLetter(_Frozen):
     """deadletter.v1: why an input could not be processed, and the input itself."""
 
-    schema_version: str = SCHEMA_VERSIONS["deadletter"]
+    schema_version: Literal["deadletter.v1"] = "deadletter.v1"
     id: str | None = None
     reason: str
     kind: str
     stage: str
     original: str
-    original_encoding: str = "utf-8"
-    line: int | None = None
+    original_encoding: Literal["utf-8", "base64"] = "utf-8"
+    original_size: int = Field(0, ge=0)
+    truncated: bool = False
+    line: int | None = Field(None, ge=1)
     headers: dict[str, str] = Field(default_factory=dict)

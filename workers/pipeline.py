@@ -125,7 +125,9 @@ class Pipeline:
             stats=base.model_copy(update={"stage_ms": ms}),
         )
 
-    def _retrieve(self, answer: Answer, items: list[tuple[Claim, tuple[Query, ...]]]) -> tuple[ClaimTask, ...]:
+    def _retrieve(
+        self, answer: Answer, items: list[tuple[Claim, tuple[Query, ...]]]
+    ) -> tuple[ClaimTask, ...]:
         if not items:
             return ()
         retrieval = self.settings.retrieval
@@ -188,5 +190,6 @@ def build_pipeline(settings: Settings) -> Pipeline:
     from workers.backends.checker import OfflineChecker
     from workers.backends.embedder import load_embedder
 
-    return Pipeline(settings=settings, embedder=load_embedder(settings.models.embedder), checker=OfflineChecker())
-
+    return Pipeline(
+        settings=settings, embedder=load_embedder(settings.models.embedder), checker=OfflineChecker()
+    )

@@ -185,7 +185,9 @@ class Settings(BaseSettings):
         built = settings_cls(**overrides)
         bootstrap = os.environ.get("KAFKA_BOOTSTRAP")
         if built.kafka.bootstrap is None and bootstrap:
-            built = built.model_copy(update={"kafka": built.kafka.model_copy(update={"bootstrap": bootstrap})})
+            built = built.model_copy(
+                update={"kafka": built.kafka.model_copy(update={"bootstrap": bootstrap})}
+            )
         return built
 
     def threshold_for(self, *, domain: str | None, claim_type: str | None = None) -> float:

@@ -1,0 +1,117 @@
+"""`woodpecker correct`: JSONL answers in, JSONL corrected answers out, in one process.
+
+Usage::
+
+    woodpecker correct --in answers.jsonl --out corrected.jsonl --rejects rejects.jsonl
+    cat answers.jsonl | woodpecker correct --in - --out - > corrected.jsonl
+
+One output line per valid input line, in order. Invalid lines (bad JSON or UTF-8, schema violation,
+over a size limit) go to `--rejects` as deadletter.v1 records with their line number and reason, and
+are counted on stderr; bad input never produces a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any, Protocol
+
+from workers.errors import InvalidMessage
+from workers.messages import Answer, Corrected, DeadLetter
+from workers.settings import Settings
+from workers.validate import dead_letter, parse_answer
+
+__all__ = ["BatchCounts", "correct_lines", "register"]
+
+
+class _Processor(Protocol):
+    def process(self, answer: Answer) -> Corrected: ...
+
+
+@dataclass
+class BatchCounts:
+    read: int = 0
+    corrected: int = 0
+    rejected: int = 0
+
+
+def correct_lines(
+    lines: Iterable[bytes], *, pipeline: _Processor, settings: Settings, counts: BatchCounts | None = None
+) -> Iterator[Corrected | DeadLetter]:
+    """One result per non-blank line: the corrected answer, or a dead-letter record saying why not."""
+    counts = counts if counts is not None else BatchCounts()
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip(b"\r\n")
+        if not line.strip():
+            continue
+        counts.read += 1
+        result = _one(line, number, pipeline=pipeline, settings=settings)
+        if isinstance(result, DeadLetter):
+            counts.rejected += 1
+        else:
+            counts.corrected += 1
+        yield result
+
+
+def _one(line: bytes, number: int, *, pipeline: _Processor, settings: Settings) -> Corrected | DeadLetter:
+    limits = settings.limits
+    try:
+        answer = parse_answer(line, limits=limits)
+    except InvalidMessage as exc:
+        return dead_letter(line, reason=exc.reason, kind=exc.kind, stage="parse", line=number)
+    try:
+        return pipeline.process(answer)
+    except Exception as exc:  # one bad answer must not stop the batch; it is recorded, not lost
+        reason = f"{type(exc).__name__}: {exc}"
+        return dead_letter(line, reason=reason, kind="processing_error", stage="pipeline", line=number)
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "correct",
+        help="correct a JSONL file of answer.v1 records in process",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--in", dest="inp", required=True, help="input JSONL file, or - for stdin")
+    parser.add_argument("--out", required=True, help="output JSONL file, or - for stdout")
+    parser.add_argument("--rejects", help="where invalid lines go, as deadletter.v1 JSONL")
+    parser.add_argument(
+        "--config", help="a settings TOML file (default: WOODPECKER_CONFIG or built-in defaults)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings.load(config_file=args.config)
+    from workers.pipeline import build_pipeline
+
+    pipeline = build_pipeline(settings)
+    counts = BatchCounts()
+    with contextlib.ExitStack() as stack:
+        inp = _open(stack, args.inp, "rb", sys.stdin.buffer)
+        out = _open(stack, args.out, "wb", sys.stdout.buffer)
+        rejects = _open(stack, args.rejects, "wb", None) if args.rejects else None
+        for result in correct_lines(_progress(inp), pipeline=pipeline, settings=settings, counts=counts):
+            target = rejects if isinstance(result, DeadLetter) else out
+            if target is not None:
+                target.write(result.to_json() + b"\n")
+    print(f"corrected {counts.corrected}, rejected {counts.rejected} of {counts.read} lines", file=sys.stderr)
+    return 0
+
+
+def _open(stack: contextlib.ExitStack, path: str, mode: str, std: IO[bytes] | None) -> IO[bytes]:
+    if path == "-" and std is not None:
+        return std
+    return stack.enter_context(open(path, mode))
+
+
+def _progress(stream: IO[bytes]) -> Iterable[bytes]:
+    if not sys.stderr.isatty():
+        return stream
+    from tqdm import tqdm
+
+    return tqdm(stream, unit=" answers", file=sys.stderr)  # type: ignore[no-any-return]
