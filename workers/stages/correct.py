@@ -247,13 +247,11 @@ def _remove_clause(s: str, a: int, b: int, *, lo: int) -> str:
     """Cut `s[a:b]` with the connector that ties it to its neighbour; `lo` bounds the look-back."""
     before = _BEFORE.search(s, lo, a)
     after = _AFTER.match(s, b)
-    # A real connector (", and", ";") wins over a bare comma, which is often an introductory one.
-    if before and _strong(before.group()):
+    # A bare comma with no claim before it closes an introductory phrase ("In 2023, ..."): keep it.
+    if before and (_strong(before.group()) or lo > 0 or not after):
         x, y = before.start(), b
-    elif after and (_strong(after.group()) or not before):
-        x, y = a, after.end()
     else:
-        x, y = (before.start() if before else a), b
+        x, y = a, (after.end() if after else b)
     return _cut(s, x, y, capital=s[a:b][:1].isupper())
 
 
