@@ -22,3 +22,7 @@ def real_pipeline(settings: Settings) -> Pipeline:
     from workers.pipeline import build_pipeline
 
     return build_pipeline(settings)
+
+
+# A real Redis for the cache tests (issue 4): REDIS_URL, else a private redis-server.
+from tests.redis_server import make_redis_cache, private_redis, redis_prefix, redis_url  # noqa: E402, F401

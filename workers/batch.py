@@ -19,9 +19,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
+from workers.decisions import log_decisions
 from workers.errors import InvalidMessage
 from workers.messages import Answer, Corrected, DeadLetter
 from workers.settings import Settings
+from workers.telemetry import answer_span, record_result, setup_telemetry
 from workers.validate import dead_letter, parse_answer
 
 __all__ = ["BatchCounts", "correct_lines", "register"]
@@ -62,11 +64,15 @@ def _one(line: bytes, number: int, *, pipeline: _Processor, settings: Settings) 
         answer = parse_answer(line, limits=limits)
     except InvalidMessage as exc:
         return dead_letter(line, reason=exc.reason, kind=exc.kind, stage="parse", line=number)
-    try:
-        return pipeline.process(answer)
-    except Exception as exc:  # one bad answer must not stop the batch; it is recorded, not lost
-        reason = f"{type(exc).__name__}: {exc}"
-        return dead_letter(line, reason=reason, kind="processing_error", stage="pipeline", line=number)
+    with answer_span(answer.id):  # one trace per answer; its id goes into the decision log
+        try:
+            corrected = pipeline.process(answer)
+        except Exception as exc:  # one bad answer must not stop the batch; it is recorded, not lost
+            reason = f"{type(exc).__name__}: {exc}"
+            return dead_letter(line, reason=reason, kind="processing_error", stage="pipeline", line=number)
+        record_result(corrected)  # metrics and the decision log (workers/telemetry.py, workers/decisions.py)
+        log_decisions(corrected, settings=settings)
+        return corrected
 
 
 def register(sub: Any) -> None:
@@ -87,6 +93,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     settings = Settings.load(config_file=args.config)
+    setup_telemetry(settings, service_name="woodpecker-correct")
     from workers.pipeline import build_pipeline
 
     pipeline = build_pipeline(settings)

@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal, Self
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from workers.errors import InvalidMessage
 
@@ -24,6 +24,10 @@ __all__ = [
     "Action",
     "Answer",
     "CheckedClaim",
+    "CitationAction",
+    "CitationResult",
+    "CitationSpan",
+    "CitationVerdict",
     "Claim",
     "ClaimResult",
     "ClaimTask",
@@ -36,6 +40,7 @@ __all__ = [
     "QueryKind",
     "Route",
     "SlotFix",
+    "StageUsage",
     "Stakes",
     "Stats",
     "Verdict",
@@ -122,6 +127,14 @@ class Document(_Frozen):
     source: str | None = None
 
 
+class CitationSpan(_Frozen):
+    """A structured citation: `answer[start:end]` rests on the documents `doc_ids`."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    doc_ids: tuple[Annotated[str, Field(min_length=1, max_length=256)], ...] = Field(min_length=1)
+
+
 class Answer(_Frozen):
     """answer.v1: a generated answer with the documents it was generated from."""
 
@@ -133,6 +146,8 @@ class Answer(_Frozen):
     domain: str | None = Field(None, max_length=64)
     stakes: Stakes | None = None
     metadata: dict[str, Any] | None = None
+    # Optional (answer.v1 is unchanged for producers that do not cite); inline markers need no field.
+    citations: tuple[CitationSpan, ...] = ()
 
 
 # ---- stage records -----------------------------------------------------------------------------
@@ -221,6 +236,15 @@ _NonNegFloat = Annotated[float, Field(ge=0.0)]
 _NonNegInt = Annotated[int, Field(ge=0)]
 
 
+class StageUsage(_Frozen):
+    """One stage's LLM spend for one answer: requests sent, tokens from each response's usage, cost."""
+
+    calls: _NonNegInt = 0
+    tokens_in: _NonNegInt = 0
+    tokens_out: _NonNegInt = 0
+    cost_usd: _NonNegFloat = 0.0
+
+
 class Stats(_Frozen):
     stage_ms: dict[str, _NonNegFloat] = Field(default_factory=dict)
     llm_calls: _NonNegInt = 0
@@ -229,6 +253,44 @@ class Stats(_Frozen):
     cost_usd: _NonNegFloat = 0.0
     cache_hits: dict[str, _NonNegInt] = Field(default_factory=dict)
     fallback: str | None = None
+    # Per stage (extraction, verification, correction); absent when no LLM stage ran.
+    llm_stages: dict[str, StageUsage] | None = None
+
+
+class CitationVerdict(StrEnum):
+    """Whether a citation's documents support the span it is attached to, as written."""
+
+    SUPPORTED = "SUPPORTED"
+    PARTIAL = "PARTIAL"
+    UNSUPPORTED = "UNSUPPORTED"
+
+
+class CitationAction(StrEnum):
+    KEEP = "KEEP"
+    REPOINT = "REPOINT"
+    REMOVE = "REMOVE"
+    ADD = "ADD"
+
+
+class CitationResult(_Frozen):
+    """One citation checked and repaired; `start:end` is its span in the original answer."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    # As cited; a reference that names no document is kept as written.
+    doc_ids: tuple[str, ...] = ()
+    verdict: CitationVerdict
+    # Documents found to support the span as written, the cited ones first.
+    supporting_doc_ids: tuple[str, ...] = ()
+    action: CitationAction = CitationAction.KEEP
+    # What the citation points to in the corrected answer; empty when removed.
+    repaired_doc_ids: tuple[str, ...] = ()
+    # The inline marker as written and what replaced it ("" when removed); absent for structured ones.
+    marker: str | None = None
+    replacement: str | None = None
+    # The sentence was flagged because no document supports it.
+    flagged: bool = False
+    reason: str = ""
 
 
 class Corrected(_Frozen):
@@ -244,6 +306,7 @@ class Corrected(_Frozen):
     needs_review: bool = False
     review_reasons: tuple[str, ...] = ()
     stats: Stats = Stats()
+    citations: tuple[CitationResult, ...] = ()
 
 
 class DeadLetter(_Frozen):
@@ -260,3 +323,80 @@ class DeadLetter(_Frozen):
     truncated: bool = False
     line: int | None = Field(None, ge=1)
     headers: dict[str, str] = Field(default_factory=dict)
+
+
+# ---- stream-internal messages: claim.v1 and verdict.v1 (workers/agents) ------------------------
+
+__all__ += [
+    "STREAM_SCHEMA_VERSIONS",
+    "AnswerPlan",
+    "ClaimMessage",
+    "GatherKind",
+    "RouteInfo",
+    "VerdictMessage",
+]
+
+STREAM_SCHEMA_VERSIONS = {"claim": "claim.v1", "verdict": "verdict.v1"}
+
+
+class RouteInfo(_Frozen):
+    """The routing decision as it travels between agents (`stages.route.RouteDecision` as data)."""
+
+    route: Route
+    complexity: float
+    stakes: float
+    reason: str = ""
+
+
+class ClaimMessage(_Frozen):
+    """claim.v1 (claims topic, keyed `answer id/claim id`): one claim and all its verification needs."""
+
+    schema_version: Literal["claim.v1"] = "claim.v1"
+    answer_id: str = Field(min_length=1, max_length=256)
+    tenant: str | None = None
+    expected: int = Field(ge=1)
+    task: ClaimTask
+    shadow: bool = False
+    ingest_ms: int = Field(0, ge=0)
+
+
+class AnswerPlan(_Frozen):
+    """What correction needs besides the verdicts; the answer travels without its documents."""
+
+    answer: Answer
+    route: RouteInfo
+    tasks: tuple[ClaimTask, ...] = Field(min_length=1)
+    stage_ms: dict[str, _NonNegFloat] = Field(default_factory=dict)
+
+
+class GatherKind(StrEnum):
+    PLAN = "plan"
+    VERDICT = "verdict"
+    TICK = "tick"
+
+
+class VerdictMessage(_Frozen):
+    """verdict.v1 (verdicts topic, keyed by answer id): everything the correction agent gathers.
+
+    `plan` comes from extraction once per answer, `verdict` from verification once per claim, and
+    `tick` from the correction agent's own deadline timer, so deadlines are handled in the stream.
+    """
+
+    schema_version: Literal["verdict.v1"] = "verdict.v1"
+    kind: GatherKind
+    answer_id: str = Field(min_length=1, max_length=256)
+    expected: int = Field(0, ge=0)
+    shadow: bool = False
+    ingest_ms: int = Field(0, ge=0)
+    plan: AnswerPlan | None = None
+    checked: CheckedClaim | None = None
+    verify_ms: _NonNegFloat = 0.0
+    worker: str | None = Field(None, max_length=256)
+
+    @model_validator(mode="after")
+    def _payload_matches_kind(self) -> Self:
+        if (self.plan is not None) != (self.kind is GatherKind.PLAN):
+            raise ValueError("`plan` is required for kind plan and not allowed otherwise")
+        if (self.checked is not None) != (self.kind is GatherKind.VERDICT):
+            raise ValueError("`checked` is required for kind verdict and not allowed otherwise")
+        return self

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from workers.backends.cache import collect_hits
 from workers.messages import (
     Answer,
     CheckedClaim,
@@ -34,6 +35,7 @@ from workers.messages import (
     Verdict,
 )
 from workers.protocols import Embedder, VerdictComponent
+from workers.semantic import SemanticCache
 from workers.settings import Settings
 from workers.stages.correct import correct
 from workers.stages.decompose import decompose
@@ -41,6 +43,7 @@ from workers.stages.extract import extract_claims
 from workers.stages.retrieve import build_index, retrieve_many
 from workers.stages.route import RouteDecision, route
 from workers.stages.verify import verify_many
+from workers.telemetry import stage_span
 
 __all__ = ["Pipeline", "Prepared", "build_pipeline"]
 
@@ -64,18 +67,35 @@ class Pipeline:
         embedder: Embedder,
         checker: VerdictComponent,
         clock: Callable[[], float] = time.perf_counter,
+        semantic: SemanticCache | None = None,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
         self.checker = checker
         self._clock = clock
+        self.semantic = semantic
 
     def process(self, answer: Answer) -> Corrected:
-        prepared = self.prepare(answer)
-        ms = dict(prepared.stage_ms)
-        with self._timed(ms, "verify"):
-            checked = self.verify(prepared.tasks)
-        return self.finish(answer, prepared.route, checked, stage_ms=ms)
+        ms: dict[str, float] = {}
+        # Cache hits by kind, counted by the cache wrappers while this answer is worked on.
+        with collect_hits() as hits:
+            reused = self._semantic_lookup(answer, ms)
+            if reused is not None:
+                return reused.model_copy(update={"stats": Stats(stage_ms=ms, cache_hits=dict(hits))})
+            prepared = self.prepare(answer)
+            ms.update(prepared.stage_ms)
+            with self._timed(ms, "verify"):
+                checked = self.verify(prepared.tasks)
+        out = self.finish(answer, prepared.route, checked, stage_ms=ms, stats=Stats(cache_hits=dict(hits)))
+        if self.semantic is not None:
+            self.semantic.store(answer, out)
+        return out
+
+    def _semantic_lookup(self, answer: Answer, ms: dict[str, float]) -> Corrected | None:
+        if self.semantic is None:
+            return None
+        with self._timed(ms, "semantic"):
+            return self.semantic.lookup(answer)
 
     def prepare(self, answer: Answer) -> Prepared:
         ms: dict[str, float] = {}
@@ -159,7 +179,8 @@ class Pipeline:
     def _timed(self, ms: dict[str, float], stage: str) -> Iterator[None]:
         t0 = self._clock()
         try:
-            yield
+            with stage_span(stage):  # span `woodpecker.<stage>`; a no-op until setup_telemetry
+                yield
         finally:
             ms[stage] = round(ms.get(stage, 0.0) + (self._clock() - t0) * 1000.0, 3)
 
@@ -189,7 +210,12 @@ def build_pipeline(settings: Settings) -> Pipeline:
     """The production pipeline: the offline MiniLM embedder and the offline checker."""
     from workers.backends.checker import OfflineChecker
     from workers.backends.embedder import load_embedder
+    from workers.semantic import cached_backends
 
+    # Redis when settings.cache.redis_url is set, the in-process LRU otherwise.
+    cached = cached_backends(
+        settings, embedder=load_embedder(settings.models.embedder), checker=OfflineChecker()
+    )
     return Pipeline(
-        settings=settings, embedder=load_embedder(settings.models.embedder), checker=OfflineChecker()
+        settings=settings, embedder=cached.embedder, checker=cached.checker, semantic=cached.semantic
     )

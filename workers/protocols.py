@@ -15,9 +15,9 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from workers.messages import Claim, Evidence, Judgement, SlotFix
+from workers.messages import Answer, CheckedClaim, Claim, Evidence, Judgement, Query, SlotFix
 
-__all__ = ["CheckResult", "Embedder", "Vectors", "VerdictComponent"]
+__all__ = ["CheckResult", "ClaimExtractor", "ClaimRewriter", "Embedder", "Vectors", "VerdictComponent"]
 
 Vectors = npt.NDArray[np.float32]
 
@@ -52,3 +52,18 @@ class VerdictComponent(Protocol):
     def name(self) -> str: ...
 
     def judge_many(self, items: Sequence[tuple[Claim, Sequence[Evidence]]]) -> list[CheckResult]: ...
+
+
+@runtime_checkable
+class ClaimExtractor(Protocol):
+    """Stages 1+2 for one answer: claims (`answer.answer[c.start:c.end] == c.text`) with their queries.
+    The default is the pure extract + decompose stages; an LLM does both in one round trip."""
+
+    def extract(self, answer: Answer) -> list[tuple[Claim, tuple[Query, ...]]]: ...
+
+
+@runtime_checkable
+class ClaimRewriter(Protocol):
+    """Before correction: may add fixes to contradicted claims; returns the claims in the same order."""
+
+    def rewrite(self, answer: Answer, checked: Sequence[CheckedClaim]) -> list[CheckedClaim]: ...

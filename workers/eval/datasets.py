@@ -112,7 +112,9 @@ def in_split(key: str, split: Split) -> bool:
     return (digest[0] % 2 == 0) == (split == "dev")
 
 
-def select(items: Sequence[EvalItem], *, split: Split = "all", limit: int | None = None, seed: int = 0) -> list[EvalItem]:
+def select(
+    items: Sequence[EvalItem], *, split: Split = "all", limit: int | None = None, seed: int = 0
+) -> list[EvalItem]:
     """The items of `split`; with `limit`, a seeded sample of at most `limit` items of each kind, in order."""
     chosen = [it for it in items if in_split(it.split_key, split)]
     if limit is None:

@@ -1,23 +1,297 @@
 """Stage 1, fact extraction: atomic, checkable claims with character offsets. Pure: no I/O.
 
+Sentences come from a rule-based splitter (abbreviations, figures, initials, lists, CJK). A sentence is a
+claim unless it is conversational or procedural (a question, greeting, recommendation to the reader,
+imperative, or a heading without a verb). A sentence joining independent clauses yields one claim per clause.
+
 Usage::
 
     claims = extract_claims("Revenue rose 12% in 2023. We recommend reviewing Section 4.", max_claims=50)
     # one claim; "We recommend ..." is procedural, not a claim
+    split_sentences("Dr. Smith left. He returned.")     # [(0, 15), (16, 28)]
 """
 
 from __future__ import annotations
 
-from workers.messages import Claim
+import re
+from collections.abc import Iterator
 
-__all__ = ["extract_claims", "split_sentences"]
+from workers.messages import Claim
+from workers.stages._text import has_verb, is_clause, is_verb, words, wordset
+
+__all__ = ["claim_type", "extract_claims", "split_sentences"]
+
+# ---- sentence splitting ---------------------------------------------------------------------------
+
+_CLOSERS = "\"'”’»)\\]}」』）"
+_CITE = r"(?:\[\d+(?:[,–-]\s*\d+)*\])*"
+_TERMINAL = re.compile(rf"([.!?…]+)[{_CLOSERS}]*{_CITE}(?=\s|$)|([。！？]+)[{_CLOSERS}]*")
+_LINE = re.compile(r"[^\n\u2028\u2029]+")
+_MARKER = re.compile(r"(?:[-*•‣◦▪●▸►–—+]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)]|\([a-z]\)|#{1,6})[ \t]+")
+_NEXT = re.compile(r"\s*[\"'“‘«(\[]*([^\s\"'“‘«(\[]*)")
+_PREV = re.compile(r"[^\s(\[\"'“‘«]*\Z")
+_ALNUM = re.compile(r"[^\W_]")
+_DOTTED = re.compile(r"(?:[^\W\d_]{1,2}\.)+[^\W\d_]{1,2}")
+_LAST_WORD = re.compile(r"(\w+)\W*\Z")
+
+# Never end a sentence: a title or a Latin abbreviation is always followed by more.
+_NEVER_BREAK = wordset(
+    "dr mr mrs ms prof sen rep gen gov capt lt col sgt rev hon mt ft vs v cf approx e.g i.e viz nr "
+    "resp dept univ assoc ave blvd"
+)
+# Abbreviations only before a number: "No. 5", "Fig. 2", "Jan. 2020".
+_BEFORE_NUMBER = wordset(
+    "no nos fig figs p pp vol art sec ch ref eq para jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+# May end a sentence or not ("Acme Inc. The firm ..." vs "Acme Inc. CEO ..."): only before a usual opener.
+_AMBIGUOUS = wordset("inc ltd co corp llc plc jr sr etc al st bros")
+_STARTERS = wordset(
+    "the a an it its this that these those he she they we i you there in on at for after before when while "
+    "since although though however but and also as by his her their our my your both many most some each "
+    "other another one all if today yesterday meanwhile furthermore moreover additionally then thus "
+    "therefore so what how who where why overall finally first second third during despite"
+)
+# A line ending in one of these continues on the next line (hard-wrapped text).
+_CONTINUES = wordset(
+    "and or but of the a an in on at to for with by from as that which who is was are were than its their "
+    "his her our"
+)
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence; survives abbreviations, figures like "$4.2 bn." and lists."""
-    raise NotImplementedError
+    """(start, end) of each sentence; survives abbreviations, figures like "$4.2 bn." and lists.
+
+    A list item is always its own sentence and its marker ("1.", "-", "*") is left out. A blank line always
+    ends a sentence; a single line break does unless the text plainly runs on (next line lower case, or the
+    line ends in "," or a word like "the"). Spans never include surrounding whitespace.
+    """
+    spans: list[tuple[int, int]] = []
+    for start, end in _blocks(text):
+        spans.extend(_split_block(text, start, end))
+    return spans
+
+
+def _blocks(text: str) -> Iterator[tuple[int, int]]:
+    """Groups of lines that may hold several sentences: a paragraph's wrapped lines, or one list item."""
+    start = end = -1
+    gap_from = 0
+    for m in _LINE.finditer(text):
+        s, e = _strip(text, m.start(), m.end())
+        if s >= e:
+            continue
+        marker = _MARKER.match(text, s, e)
+        s = marker.end() if marker else s
+        if start < 0 or marker or text.count("\n", gap_from, m.start()) > 1 or not _runs_on(text, end, s):
+            if start >= 0:
+                yield start, end
+            start = s
+        end, gap_from = e, m.end()
+    if start >= 0:
+        yield start, end
+
+
+def _runs_on(text: str, line_end: int, next_start: int) -> bool:
+    if text[next_start].islower() or text[line_end - 1] == ",":
+        return True
+    last = _LAST_WORD.search(text, max(0, line_end - 24), line_end)
+    return last is not None and last.group(1).lower() in _CONTINUES
+
+
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _split_block(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    cur = start
+    for m in _TERMINAL.finditer(text, start, end):
+        if m.end() < end and _is_boundary(text, m, start, end):
+            yield from _emit(text, cur, m.end())
+            cur = m.end()
+    yield from _emit(text, cur, end)
+
+
+def _emit(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    s, e = _strip(text, start, end)
+    # a span of only punctuation or symbols ("---", "***") is layout, not a sentence
+    if s < e and _ALNUM.search(text, s, e):
+        yield s, e
+
+
+def _is_boundary(text: str, m: re.Match[str], start: int, end: int) -> bool:
+    if m.group(2):
+        return True
+    nxt = _NEXT.match(text, m.end(), end)
+    follower = nxt.group(1) if nxt else ""
+    if follower[:1].islower():
+        return False
+    if m.group(1) != ".":
+        return True
+    prev = _PREV.search(text, max(start, m.start() - 32), m.start())
+    token = prev.group().lstrip("$€£¥-–*_") if prev else ""
+    return _abbreviation_allows_break(token, follower)
+
+
+def _abbreviation_allows_break(token: str, follower: str) -> bool:
+    low = token.lower()
+    if low in _NEVER_BREAK:
+        return False
+    if low in _BEFORE_NUMBER:
+        return not (follower[:1].isdigit() or follower[:1] == "#")
+    if low in _AMBIGUOUS or (len(token) == 1 and token.isupper()) or _DOTTED.fullmatch(token):
+        word = follower.rstrip(",.;:!?")
+        return word[:1].isupper() and word.lower() in _STARTERS
+    return True
+
+
+# ---- claims ---------------------------------------------------------------------------------------
+
+_TRAILER = re.compile(rf"(?:[.!?…。！？:;,]+[{_CLOSERS}]*|\[\d+(?:[,–-]\s*\d+)*\]|\s+)+\Z")
+_LEAD = re.compile(r"[\s*_>#\"'“‘«]*")
+_SEP = re.compile(r"\s*;\s*|,\s+(?:and|but|while|whereas)\s+|\s+(?:and|but)\s+", re.IGNORECASE)
+_NON_CLAIM = re.compile(
+    r"""(?:
+      (?:hi|hello|hey|dear|greetings|thanks(?!\s+to\b)|thank\s+you|you(?:'re|\s+are)\s+welcome|good\s+(?:morning|afternoon
+         |evening)|best\s+regards|kind\s+regards|regards|cheers|sincerely|great\s+question|good\s+question)\b
+     |(?:we|i)(?:\s+would|'d|\s+strongly|\s+also)?\s+(?:recommend|suggest|advise|encourage|urge)\b
+     |(?:please|kindly)\b|let(?:'s|\s+me|\s+us)\b|(?:i|we)\s+hope\b|hope\s+(?:this|that|it)\s+helps
+     |feel\s+free\b|(?:don't|do\s+not)\s+hesitate\b|here(?:'s|\s+is|\s+are)\b|below\s+(?:is|are)\b
+     |(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:happy|glad|here|sorry|not\s+sure|unable|an\s+ai)\b
+     |(?:i|we)\s+(?:can|cannot|can't|will|would|don't|do\s+not|apologi[sz]e)\b|sorry\b|as\s+an\s+ai\b
+     |you\s+(?:should|can|could|may|might|must|need|will\s+need|'ll\s+need|want|'ll\s+want)\b
+     |if\s+you\s+(?:have|need|want|would|'d|are\s+interested)\b|if\s+(?:this|that)\s+helps
+     |for\s+(?:more|further|additional)\s+(?:information|details|help)\b
+     |(?:make|be)\s+sure\b|remember\s+to\b|(?:keep|bear)\s+in\s+mind\b|(?:do\s+not|don't)\s+\w
+     |(?:always|never)\s+(?:consult|check|talk|speak|ask|seek|read|follow|use|take|contact)\b
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_IMPERATIVES = wordset(
+    "consult contact check review see refer read visit call ask talk speak ensure consider try avoid seek "
+    "follow click go discuss verify confirm reach take use keep start stop install run open select choose "
+    "enter download apply submit get tell email schedule book monitor store limit remember make be "
+    "look find compare double-check continue wait"
+)
+_NOVEL = re.compile(
+    r"\b(?:(?:a|the|this)\s+new\s+(?:study|studies|trial|analysis|paper|report|research|survey|data|review)"
+    r"|recent(?:ly)?\s+(?:discovered|published|found|reported|identified|study|studies|research|trial|findings)"
+    r"|newly\s+(?:discovered|identified|found|reported)|for\s+the\s+first\s+time|first[- ]ever|preliminary"
+    r"|emerging\s+(?:evidence|data|research|findings)|novel|early\s+(?:results|findings|data)|pilot\s+study"
+    r"|pre-?print|not\s+yet\s+(?:been\s+)?peer[- ]reviewed)\b",
+    re.IGNORECASE,
+)
+_ESTABLISHED = re.compile(
+    r"\b(?:standard\s+of\s+care|guidelines?\s+(?:recommend|state|advise|suggest|call)\w*"
+    r"|(?:well[- ])?established\s+(?:protocol|practice|guideline|treatment|standard|fact|science|evidence"
+    r"|method|procedure|therapy|principle|consensus|theory|norm|approach)s?"
+    r"|(?:is|are|has\s+been|have\s+been)\s+(?:well[- ])?established|established\s+that|well[- ]established"
+    r"|widely\s+(?:accepted|recogni[sz]ed|used|adopted)|according\s+to\s+(?:the\s+)?(?:protocol|guidelines?"
+    r"|standards?)|standard\s+(?:treatment|practice|protocol|procedure|therapy)|first[- ]line"
+    r"|scientific\s+consensus|long[- ]standing)\b",
+    re.IGNORECASE,
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def extract_claims(answer: str, *, max_claims: int = 200) -> list[Claim]:
     """Atomic claims, `answer[c.start:c.end] == c.text`, ids `c0, c1, ...` in text order."""
-    raise NotImplementedError
+    claims: list[Claim] = []
+    for index, (s, e) in enumerate(split_sentences(answer)):
+        if len(claims) >= max_claims:
+            break
+        sentence = answer[s:e]
+        if not _is_claim_sentence(sentence):
+            continue
+        kind = claim_type(sentence)
+        for cs, ce in _clauses(answer, s, _body_end(answer, s, e))[: max_claims - len(claims)]:
+            claims.append(
+                Claim(
+                    id=f"c{len(claims)}",
+                    text=answer[cs:ce],
+                    start=cs,
+                    end=ce,
+                    sentence=index,
+                    sentence_start=s,
+                    sentence_end=e,
+                    claim_type=kind,
+                )
+            )
+    return claims
+
+
+def claim_type(sentence: str) -> str:
+    """The sentence's kind: `novel` (new, preliminary findings), `established` (protocol) or `general`."""
+    if _NOVEL.search(sentence):
+        return "novel"
+    return "established" if _ESTABLISHED.search(sentence) else "general"
+
+
+def _is_claim_sentence(sentence: str) -> bool:
+    lead = _LEAD.match(sentence)
+    body = sentence[lead.end() if lead else 0 :]
+    tail = body.rstrip(_CLOSERS + " ")
+    if not body or tail.endswith(("?", "？", ":", "：")) or _NON_CLAIM.match(body):
+        return False
+    ws = words(body)
+    if _is_imperative(ws) or (len(ws) < 3 and not any(w[:1].isdigit() for w in ws)):
+        return False
+    return _has_ending(tail) or has_verb(ws) or ": " in body
+
+
+def _has_ending(tail: str) -> bool:
+    # a line without a full stop and without a verb is a heading ("Key findings", "Results for 2023")
+    return tail.endswith((".", "!", "…", "。", "！")) or bool(_CJK.search(tail))
+
+
+def _is_imperative(ws: list[str]) -> bool:
+    if not ws or ws[0].lower() not in _IMPERATIVES:
+        return False
+    # "Contact lenses are ...", "Use of opioids rose ...": a noun subject with its own verb
+    return not any(is_verb(ws, i) for i in (1, 2) if i < len(ws)) and ws[1:2] != ["of"]
+
+
+def _body_end(text: str, start: int, end: int) -> int:
+    """The sentence's end without its terminal punctuation, closing quotes or citation marks."""
+    tail_from = max(start, end - 48)
+    m = _TRAILER.search(text, tail_from, end)
+    return max(start, m.start()) if m else end
+
+
+def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Split at ";" / "and" / "but" / "while" / "whereas" only where both sides are independent clauses."""
+    seps = [m for m in _SEP.finditer(text, start, end) if _outside_brackets(text, start, m.start())]
+    pieces: list[tuple[int, int]] = []
+    seg = checked = start
+    left_ok = False
+    for i, m in enumerate(seps):
+        if not left_ok:
+            # only the words added since the last look: a left side that once has a verb keeps it
+            chunk = words(text[checked : m.start()])
+            left_ok = is_clause(chunk, subject_first=False) if checked == seg else has_verb(chunk)
+            checked = m.start()
+        right_end = seps[i + 1].start() if i + 1 < len(seps) else end
+        if left_ok and is_clause(words(text[m.end() : right_end]), subject_first=True):
+            pieces.append((seg, m.start()))
+            seg = checked = m.end()
+            left_ok = False
+    pieces.append((seg, end))
+    return [p for p in (_trim(text, s, e) for s, e in pieces) if _is_claim_piece(text[p[0] : p[1]])]
+
+
+def _outside_brackets(text: str, start: int, pos: int) -> bool:
+    chunk = text[start:pos]
+    return chunk.count("(") <= chunk.count(")") and chunk.count("[") <= chunk.count("]")
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    s, e = _strip(text, start, end)
+    while e > s and (text[e - 1] in ",;:" or text[e - 1].isspace()):
+        e -= 1
+    return s, e
+
+
+def _is_claim_piece(piece: str) -> bool:
+    return bool(_CJK.search(piece)) or (len(words(piece)) >= 2 and not _NON_CLAIM.match(piece))

@@ -12,14 +12,26 @@ Usage::
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
 
 from workers.messages import Claim, Document, Evidence, Query
 from workers.protocols import Embedder, Vectors
 from workers.settings import RetrievalSettings
+from workers.stages.extract import split_sentences
+from workers.stages.slots import content_terms
 
-__all__ = ["EvidenceIndex", "Window", "build_index", "make_windows", "retrieve_many"]
+__all__ = ["Bm25", "EvidenceIndex", "Window", "build_index", "make_windows", "retrieve_many"]
+
+# A window the embedder can read whole (MiniLM reads 256 word pieces, about 1000 characters).
+MAX_WINDOW_CHARS = 1000
+
+Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,17 +45,105 @@ class Window:
 
 
 @dataclass(frozen=True)
+class Bm25:
+    """Okapi BM25 over a fixed list of texts, on the stemmed content words of `content_terms`."""
+
+    postings: dict[str, tuple[npt.NDArray[np.intp], Floats]]
+    idf: dict[str, float]
+    norms: Floats  # k1 * (1 - b + b * length / average length), per text
+    k1: float = 1.5
+
+    @classmethod
+    def build(cls, texts: Sequence[str], *, k1: float = 1.5, b: float = 0.75) -> Bm25:
+        bags = [Counter(t.stem for t in content_terms(text)) for text in texts]
+        lengths = np.array([sum(bag.values()) for bag in bags], dtype=np.float64)
+        average = float(lengths.mean()) if len(bags) and lengths.mean() > 0 else 1.0
+        rows: dict[str, list[tuple[int, int]]] = {}
+        for i, bag in enumerate(bags):
+            for term, tf in bag.items():
+                rows.setdefault(term, []).append((i, tf))
+        postings = {
+            t: (np.array([i for i, _ in r], dtype=np.intp), np.array([f for _, f in r], float))
+            for t, r in rows.items()
+        }
+        idf = {t: math.log(1.0 + (len(bags) - len(r) + 0.5) / (len(r) + 0.5)) for t, r in rows.items()}
+        return cls(postings, idf, k1 * (1.0 - b + b * lengths / average), k1)
+
+    def scores(self, query: str) -> Floats:
+        """One score per text; zero where no query term occurs."""
+        out = np.zeros(len(self.norms), dtype=np.float64)
+        for term in {t.stem for t in content_terms(query)}:
+            if term in self.postings:
+                rows, tf = self.postings[term]
+                out[rows] += self.idf[term] * tf * (self.k1 + 1.0) / (tf + self.norms[rows])
+        return out
+
+
+@dataclass(frozen=True)
 class EvidenceIndex:
     windows: tuple[Window, ...]
     vectors: Vectors
+    bm25: Bm25 = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bm25", Bm25.build([w.text for w in self.windows]))
 
 
-def make_windows(documents: Sequence[Document], *, max_sentences: int = 3) -> list[Window]:
-    raise NotImplementedError
+def make_windows(
+    documents: Sequence[Document], *, max_sentences: int = 3, max_chars: int = MAX_WINDOW_CHARS
+) -> list[Window]:
+    """Every run of 1..max_sentences consecutive sentences of each document, in document order.
+
+    A run longer than `max_chars` is kept only as its single sentences; a sentence longer than that is
+    cut at spaces, so the whole of every document is in some window and every window can be read whole.
+    """
+    windows: list[Window] = []
+    for doc in documents:
+        pieces = _pieces(doc.text, _sentences(doc.text), max_chars=max_chars)
+        for i in range(len(pieces)):
+            for last in range(i, min(i + max_sentences, len(pieces))):
+                start, end = pieces[i][0], pieces[last][1]
+                if last > i and end - start > max_chars:
+                    break
+                windows.append(Window(doc.id, start, end, doc.text[start:end]))
+    return windows
 
 
-def build_index(documents: Sequence[Document], *, embedder: Embedder, settings: RetrievalSettings) -> EvidenceIndex:
-    raise NotImplementedError
+def _sentences(text: str) -> list[tuple[int, int]]:
+    spans = split_sentences(text)
+    if spans or not text.strip():
+        return spans
+    # Never lose a document to a splitter that found nothing to split.
+    start = len(text) - len(text.lstrip())
+    return [(start, len(text.rstrip()))]
+
+
+def _pieces(text: str, spans: Sequence[tuple[int, int]], *, max_chars: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        while end - start > max_chars:
+            cut = text.rfind(" ", start + max_chars // 2, start + max_chars)
+            cut = cut if cut > start else start + max_chars
+            out.append((start, cut))
+            start = cut
+            while start < end and text[start].isspace():
+                start += 1
+        if end > start:
+            out.append((start, end))
+    return out
+
+
+def build_index(
+    documents: Sequence[Document], *, embedder: Embedder, settings: RetrievalSettings
+) -> EvidenceIndex:
+    """The answer's windows and their vectors: one `encode` call, each distinct window text once."""
+    windows = tuple(make_windows(documents, max_sentences=settings.max_window_sentences))
+    if not windows:
+        return EvidenceIndex((), np.zeros((0, 0), dtype=np.float32))
+    distinct = list(dict.fromkeys(w.text for w in windows))
+    encoded = _finite(embedder.encode(distinct))
+    row = {text: i for i, text in enumerate(distinct)}
+    return EvidenceIndex(windows, encoded[[row[w.text] for w in windows]])
 
 
 def retrieve_many(
@@ -55,4 +155,43 @@ def retrieve_many(
 ) -> list[tuple[tuple[Evidence, ...], float]]:
     """Per claim: top-k candidate windows (best first, `score` = hybrid score) and the tier-1 similarity
     (cosine of the claim with its best window). One `embedder.encode` call for all claims and queries."""
-    raise NotImplementedError
+    if not items or not index.windows:
+        return [((), 0.0) for _ in items]
+    texts = list(
+        dict.fromkeys(t for claim, queries in items for t in (claim.text, *(q.text for q in queries)))
+    )
+    vectors = _finite(embedder.encode(texts))
+    row = {text: i for i, text in enumerate(texts)}
+    return [_retrieve_one(index, claim, queries, vectors, row, settings=settings) for claim, queries in items]
+
+
+def _retrieve_one(
+    index: EvidenceIndex,
+    claim: Claim,
+    queries: Sequence[Query],
+    vectors: Vectors,
+    row: dict[str, int],
+    *,
+    settings: RetrievalSettings,
+) -> tuple[tuple[Evidence, ...], float]:
+    texts = list(dict.fromkeys((claim.text, *(q.text for q in queries))))
+    dense = np.clip(vectors[[row[t] for t in texts]] @ index.vectors.T, 0.0, 1.0).astype(np.float64)
+    lexical = np.stack([_unit_max(index.bm25.scores(t)) for t in texts])
+    hybrid = settings.dense_weight * dense.max(axis=0) + (1.0 - settings.dense_weight) * lexical.max(axis=0)
+    best = np.argsort(-hybrid, kind="stable")[: settings.top_k]
+    candidates = tuple(_evidence(index.windows[i], float(hybrid[i])) for i in best)
+    return candidates, float(dense[0].max())
+
+
+def _evidence(window: Window, score: float) -> Evidence:
+    return Evidence(doc_id=window.doc_id, start=window.start, end=window.end, text=window.text, score=score)
+
+
+def _unit_max(scores: Floats) -> Floats:
+    top = float(scores.max()) if len(scores) else 0.0
+    return scores / top if top > 0 else scores
+
+
+def _finite(vectors: Vectors) -> Vectors:
+    out: Vectors = np.nan_to_num(np.asarray(vectors, dtype=np.float32), nan=0.0, posinf=0.0, neginf=0.0)
+    return out

@@ -11,17 +11,66 @@ Usage::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
-from workers.messages import CheckedClaim, ClaimTask
+from workers.errors import BackendError
+from workers.messages import CheckedClaim, ClaimTask, Evidence, Judgement, Verdict
 from workers.protocols import CheckResult, VerdictComponent
 
 __all__ = ["combine", "verify_many"]
 
 
 def combine(task: ClaimTask, result: CheckResult, *, verifier: str) -> CheckedClaim:
-    raise NotImplementedError
+    """Both tiers into one verdict, with a reason that names the tier that failed."""
+    similarity = _unit(task.similarity, default=0.0)
+    verdict, why = _verdict(result.label, similarity, task.threshold)
+    return CheckedClaim(
+        claim=task.claim,
+        verdict=verdict,
+        judgement=result.label,
+        similarity=similarity,
+        evidence=_evidence(result.evidence, task.candidates),
+        reason=f"{why}: {result.reason}" if result.reason else why,
+        fixes=result.fixes if verdict is Verdict.CONTRADICTED else (),
+        confidence=_unit(result.confidence, default=0.5),
+        verifier=verifier,
+    )
+
+
+def _verdict(label: Judgement, similarity: float, threshold: float) -> tuple[Verdict, str]:
+    if label is Judgement.CONTRADICT:
+        return Verdict.CONTRADICTED, "tier 2 CONTRADICT"
+    if label is not Judgement.SUPPORT:
+        return Verdict.UNVERIFIED, f"tier 2 {label.value}"
+    if similarity >= threshold:
+        return (
+            Verdict.VERIFIED,
+            f"tier 2 SUPPORT and similarity {similarity:.2f} >= threshold {threshold:.2f}",
+        )
+    return Verdict.UNVERIFIED, f"tier 2 SUPPORT but similarity {similarity:.2f} < threshold {threshold:.2f}"
+
+
+def _evidence(rests_on: Evidence | None, candidates: Sequence[Evidence]) -> tuple[Evidence, ...]:
+    """The window the verdict rests on first, then the other candidates, each span once."""
+    ordered = ([rests_on] if rests_on is not None else []) + list(candidates)
+    seen: dict[tuple[str, int, int], Evidence] = {}
+    for ev in ordered:
+        seen.setdefault((ev.doc_id, ev.start, ev.end), ev)
+    return tuple(seen.values())
+
+
+def _unit(value: float, *, default: float) -> float:
+    return min(1.0, max(0.0, value)) if math.isfinite(value) else default
 
 
 def verify_many(tasks: Sequence[ClaimTask], *, checker: VerdictComponent) -> list[CheckedClaim]:
-    raise NotImplementedError
+    """Tier 2 for all tasks in one `judge_many` call, then both tiers combined per claim."""
+    if not tasks:
+        return []
+    results = checker.judge_many([(t.claim, t.candidates) for t in tasks])
+    if len(results) != len(tasks):
+        raise BackendError(
+            f"verdict component {checker.name!r} gave {len(results)} results for {len(tasks)} claims"
+        )
+    return [combine(task, result, verifier=checker.name) for task, result in zip(tasks, results, strict=True)]

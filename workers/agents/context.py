@@ -1,0 +1,147 @@
+"""What every agent handler is given, and the one way outputs leave an agent.
+
+Usage::
+
+    ctx = AgentContext.build(settings, pipeline=pipeline, sink=sink)
+    await emit_corrected(ctx, corrected, shadow=False, ingest_ms=1733130000000)
+
+Handlers take an `AgentContext` instead of faust objects, so the unit tests drive them with an
+in-memory sink and a fake pipeline, and faust stays a thin shell around them (see `app.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import socket
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
+
+from workers.agents.deadletter import RecordTooLarge, RetryPolicy
+from workers.agents.sampler import Sampler
+from workers.agents.topics import Topics
+from workers.messages import Answer, CheckedClaim, ClaimTask, Corrected, Stats
+from workers.pipeline import Prepared
+from workers.settings import Settings
+from workers.stages.route import RouteDecision
+
+__all__ = [
+    "H_INGEST_MS",
+    "H_SCHEMA",
+    "AgentContext",
+    "RecordTooLarge",
+    "Sink",
+    "StreamPipeline",
+    "emit_corrected",
+    "ingest_header",
+    "send_json",
+    "worker_name",
+]
+
+T = TypeVar("T")
+
+# Kafka header names on every record the agents write.
+H_SCHEMA = "woodpecker-schema"
+# When the answer entered the stream (ms since the epoch); end-to-end latency = output time - this.
+H_INGEST_MS = "woodpecker-ingest-ms"
+
+
+class StreamPipeline(Protocol):
+    """The three phases of `workers.pipeline.Pipeline` that the agents call on different replicas."""
+
+    def prepare(self, answer: Answer) -> Prepared: ...
+
+    def verify(self, tasks: Sequence[ClaimTask]) -> list[CheckedClaim]: ...
+
+    def finish(
+        self,
+        answer: Answer,
+        decision: RouteDecision,
+        checked: Sequence[CheckedClaim],
+        *,
+        stage_ms: Mapping[str, float] | None = None,
+        stats: Stats | None = None,
+    ) -> Corrected: ...
+
+
+class Sink(Protocol):
+    """Where records go: faust topics in a worker, a list in the tests."""
+
+    async def send(
+        self, topic: str, *, key: str | None, value: bytes, headers: Mapping[str, bytes]
+    ) -> None: ...
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@dataclass(frozen=True)
+class AgentContext:
+    settings: Settings
+    topics: Topics
+    pipeline: StreamPipeline
+    sink: Sink
+    sampler: Sampler
+    retry: RetryPolicy
+    worker: str = field(default_factory=worker_name)
+    clock: Callable[[], float] = time.time
+    # Pipeline calls run here, off the event loop, so consumer heartbeats and commits keep flowing.
+    executor: Executor | None = None
+    counts: Counter[str] = field(default_factory=Counter)
+
+    @classmethod
+    def build(
+        cls, settings: Settings, *, pipeline: StreamPipeline, sink: Sink, **options: object
+    ) -> AgentContext:
+        return cls(
+            settings=settings,
+            topics=Topics.from_settings(settings.kafka),
+            pipeline=pipeline,
+            sink=sink,
+            sampler=Sampler.from_settings(settings.sampler),
+            retry=RetryPolicy.from_settings(settings.kafka),
+            **options,  # type: ignore[arg-type]
+        )
+
+    async def blocking(self, fn: Callable[..., T], *args: object, **kwargs: object) -> T:
+        """Run a pipeline phase in the executor."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+
+def ingest_header(ingest_ms: int) -> dict[str, bytes]:
+    return {H_INGEST_MS: str(ingest_ms).encode()}
+
+
+async def send_json(
+    ctx: AgentContext, topic: str, *, key: str | None, value: bytes, schema: str, headers: Mapping[str, bytes]
+) -> None:
+    """Send one record, refusing one the broker could not take (so it is handled, not crashed on)."""
+    limit = ctx.settings.kafka.max_record_bytes
+    if len(value) > limit:
+        raise RecordTooLarge(f"{schema} record for {key!r} is {len(value)} bytes, over {limit}")
+    await ctx.sink.send(topic, key=key, value=value, headers={**headers, H_SCHEMA: schema.encode()})
+
+
+async def emit_corrected(ctx: AgentContext, corrected: Corrected, *, shadow: bool, ingest_ms: int) -> None:
+    """One record per answer id on the output (or shadow) topic; answers needing review also to review."""
+    value, headers = corrected.to_json(), ingest_header(ingest_ms)
+    topic = ctx.topics.shadow if shadow else ctx.topics.corrected
+    await send_json(
+        ctx, topic, key=corrected.id, value=value, schema=corrected.schema_version, headers=headers
+    )
+    if corrected.needs_review and not shadow:
+        review = ctx.topics.review
+        await send_json(
+            ctx, review, key=corrected.id, value=value, schema=corrected.schema_version, headers=headers
+        )
+    ctx.counts["shadow" if shadow else corrected.route.value] += 1

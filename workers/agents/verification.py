@@ -1,0 +1,67 @@
+"""The verification agent: claim.v1 in, verdict.v1 out. Stateless, so it scales by adding replicas.
+
+Usage::
+
+    await handle_claim(ctx, raw_bytes, headers={})
+
+A claim whose verification keeps failing is dead-lettered and still answered, as UNVERIFIED with the
+reason, so the answer it belongs to completes instead of waiting for the gather deadline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from workers.agents.context import AgentContext, ingest_header, send_json
+from workers.agents.deadletter import classify, send_dead_letter, with_retries
+from workers.errors import InvalidMessage
+from workers.messages import CheckedClaim, ClaimMessage, GatherKind, VerdictMessage
+from workers.pipeline import unverified_for_missing
+
+__all__ = ["handle_claim"]
+
+STAGE = "verification"
+
+
+async def handle_claim(ctx: AgentContext, raw: bytes, *, headers: Mapping[str, bytes]) -> None:
+    try:
+        message = ClaimMessage.from_json(raw)
+    except InvalidMessage as exc:
+        await send_dead_letter(ctx, raw, exc=exc, stage=STAGE, headers=headers)
+        return
+    started = ctx.clock()
+    checked = await _verify(ctx, message, raw=raw, headers=headers)
+    verdict = VerdictMessage(
+        kind=GatherKind.VERDICT,
+        answer_id=message.answer_id,
+        expected=message.expected,
+        shadow=message.shadow,
+        ingest_ms=message.ingest_ms,
+        checked=checked,
+        verify_ms=round(max(0.0, ctx.clock() - started) * 1000.0, 3),
+        worker=ctx.worker,
+    )
+    await send_json(
+        ctx,
+        ctx.topics.verdicts,
+        key=message.answer_id,
+        value=verdict.to_json(),
+        schema="verdict.v1",
+        headers=ingest_header(message.ingest_ms),
+    )
+    ctx.counts["claims_verified"] += 1
+
+
+async def _verify(
+    ctx: AgentContext, message: ClaimMessage, *, raw: bytes, headers: Mapping[str, bytes]
+) -> CheckedClaim:
+    try:
+        results = await with_retries(
+            lambda: ctx.blocking(ctx.pipeline.verify, [message.task]), policy=ctx.retry, what="verify"
+        )
+        if len(results) != 1:
+            raise RuntimeError(f"verify returned {len(results)} results for one claim")
+        return results[0]
+    except Exception as exc:
+        await send_dead_letter(ctx, raw, exc=exc, stage=STAGE, headers=headers, answer_id=message.answer_id)
+        return unverified_for_missing(message.task, reason=f"verification failed: {classify(exc)[0]}")

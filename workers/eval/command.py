@@ -1,0 +1,142 @@
+"""`woodpecker eval`: run a labelled dataset through the pipeline and write the report.
+
+Routing is disabled for evaluation, so every item is checked; the report's `settings` says so.
+
+Usage::
+
+    woodpecker eval --dataset halueval-qa --data ../shared/data/halueval-qa --limit 50 \\
+        --out report.json --html report.html
+
+    report = evaluate(dataset="jsonl", data=Path("labelled.jsonl"), pipeline=fake)   # from Python
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from workers.errors import ConfigError
+from workers.eval.datasets import DATASETS, DatasetError, Split, load_dataset, select
+from workers.eval.report import build_report, write_html, write_json
+from workers.eval.runner import Processor, run_items
+from workers.settings import Settings
+
+__all__ = ["build_eval_pipeline", "eval_settings", "evaluate", "register", "run", "summary"]
+
+_ROUTING_NOTE = "routing disabled for evaluation: every item goes through all five stages"
+
+
+def register(subparsers: Any) -> None:
+    """Add the `eval` subcommand to the `woodpecker` parser."""
+    parser = subparsers.add_parser(
+        "eval",
+        help="measure woodpecker and baselines on a labelled dataset",
+        description="Run a labelled dataset through woodpecker and write a JSON report (and an HTML page).",
+    )
+    parser.add_argument("--dataset", required=True, choices=DATASETS, help="the format of --data")
+    parser.add_argument(
+        "--data", required=True, type=Path, help="the dataset's folder (jsonl: a file or folder)"
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, help="at most N items of each kind (seeded sample)"
+    )
+    parser.add_argument("--backend", choices=("local", "openai"), default="local", help="model backend")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the --limit sample")
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="all", help="half of the data")
+    parser.add_argument("--out", required=True, type=Path, help="where to write report.json")
+    parser.add_argument("--html", type=Path, default=None, help="also write a self-contained HTML page")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The `eval` subcommand: 0 on success, 2 when the data or the options cannot work."""
+    if args.limit is not None and args.limit < 1:
+        print("woodpecker eval: --limit must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        report = evaluate(
+            dataset=args.dataset, data=args.data, split=args.split, limit=args.limit,
+            seed=args.seed, backend=args.backend, progress=True,
+        )  # fmt: skip
+    except (DatasetError, ConfigError) as exc:
+        print(f"woodpecker eval: {exc}", file=sys.stderr)
+        return 2
+    write_json(report, args.out)
+    if args.html is not None:
+        write_html(report, args.html)
+    print(json.dumps(summary(report, out=args.out)))
+    return 0
+
+
+def eval_settings(backend: str = "local") -> Settings:
+    """The user's settings with routing off; the openai backend is refused until it exists."""
+    if backend == "openai":
+        raise ConfigError("--backend openai is not available yet; use --backend local")
+    settings = Settings.load()
+    return settings.model_copy(update={"routing": settings.routing.model_copy(update={"enabled": False})})
+
+
+def evaluate(
+    *,
+    dataset: str,
+    data: Path,
+    split: Split = "all",
+    limit: int | None = None,
+    seed: int = 0,
+    backend: str = "local",
+    pipeline: Processor | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Load, sample, run and score; `pipeline` defaults to the production one built from the settings."""
+    settings = eval_settings(backend)
+    items = load_dataset(dataset, data)
+    chosen = select(items, split=split, limit=limit, seed=seed)
+    run = run_items(chosen, pipeline or build_eval_pipeline(settings), progress=progress)
+    meta: dict[str, Any] = {
+        "split": split,
+        "limit": limit,
+        "seed": seed,
+        "data": str(data),
+        "backend": backend,
+    }
+    meta |= {
+        "items_available": len(items),
+        "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "settings": {
+            "routing_enabled": False,
+            "note": _ROUTING_NOTE,
+            "values": settings.model_dump(mode="json"),
+        },
+    }
+    return build_report(
+        run,
+        dataset=dataset,
+        dev_items=select(items, split="dev"),
+        threshold_for=lambda answer: settings.threshold_for(domain=answer.domain),
+        meta=meta,
+    )
+
+
+def build_eval_pipeline(settings: Settings) -> Processor:
+    # Imported here so `woodpecker --help` does not load the stages and their models.
+    from workers.pipeline import build_pipeline
+
+    return build_pipeline(settings)
+
+
+def summary(report: dict[str, Any], *, out: Path) -> dict[str, Any]:
+    """The one-line JSON the command prints: where the report went and its headline numbers."""
+    response = report["metrics"]["response"]
+    return {
+        "dataset": report["dataset"],
+        "n": report["n"],
+        "out": str(out),
+        "f1": response["f1"],
+        "balanced_accuracy": response["balanced_accuracy"],
+        "correction_rate": report["metrics"]["correction"]["correction_rate"],
+        "errors": report["counts"]["errors"],
+    }

@@ -1,0 +1,219 @@
+"""Word lists and token heuristics shared by the text stages (extract, decompose, route). Pure.
+
+No tagger is used: a "verb" is an auxiliary, a common irregular past form, or an "-ed"/"-s" word in a
+position where a noun or adjective is unlikely. The heuristics prefer missing a split to inventing one.
+
+Usage::
+
+    words("It was founded in 1998")            # ['It', 'was', 'founded', 'in', '1998']
+    is_clause(words("it is based in Oslo"), subject_first=True)   # True
+    entity_spans("The firm moved to New York in 2020.")            # [(18, 26)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = [
+    "AUX",
+    "DETERMINERS",
+    "FUNCTION_WORDS",
+    "STOPWORDS",
+    "SUBJECT_PRONOUNS",
+    "content_words",
+    "entity_spans",
+    "has_verb",
+    "is_clause",
+    "is_verb",
+    "words",
+    "wordset",
+]
+
+
+def wordset(text: str) -> frozenset[str]:
+    """The whitespace-separated words of `text`, for writing word lists compactly."""
+    return frozenset(text.split())
+
+
+_WORD_BODY = r"\w+(?:['’-]\w+)*(?:[.,]\d+)*%?"
+_WORD = re.compile(rf"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|{_WORD_BODY}")
+_WORD_WHOLE = re.compile(_WORD_BODY)
+
+AUX = wordset(
+    "is are was were be been being am has have had does do did will would can could may might shall should "
+    "must isn't aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't can't "
+    "couldn't shouldn't remains remained becomes became seems seemed"
+)
+_CONTRACTED = wordset(
+    "it's he's she's that's there's they're we're they've we've i'm i've it'll they'll there're"
+)
+_IRREGULAR = wordset(
+    "rose fell grew won lost made began came went took gave found wrote said sold bought built led left "
+    "held paid kept met ran saw spent stood told thought brought caught taught felt got knew sent shot "
+    "struck drew drove ate flew forgot froze hid hit hurt lay laid meant put rode rang shook shut sang sank "
+    "sat slept spoke spread stole stuck swore threw understood woke wore withdrew cost cut dealt fought fed "
+    "sought beat broke chose dug hung let sprang overtook doubled tripled shrank shrunk swung slid fled "
+    "arose oversaw underwent outgrew forecast upheld withheld undertook"
+)
+SUBJECT_PRONOUNS = wordset("it he she they we i you there one")
+DETERMINERS = wordset(
+    "the a an its his her their our my your this that these those each every some many most all no both "
+    "several few such another other either neither"
+)
+_PREPOSITIONS = wordset(
+    "of in on at to for with by from as into onto over under about after before during since until than "
+    "between among through across against within without per via near around upon towards toward"
+)
+FUNCTION_WORDS = (
+    _PREPOSITIONS
+    | wordset(
+        "and or but nor so yet while whereas although though because if when where which who whom whose what "
+        "also then thus hence however therefore moreover still just only even always never often perhaps "
+        "sometimes besides whereas afterwards not too very more less much same"
+    )
+    | frozenset(("its", "this", "has"))
+)
+STOPWORDS = (
+    FUNCTION_WORDS
+    | DETERMINERS
+    | SUBJECT_PRONOUNS
+    | AUX
+    | wordset(
+        "how why what when where who which me him them us it's is was do does did be been being "
+        "please tell know about can could would should there here"
+    )
+)
+_NOT_ED = wordset("hundred indeed speed seed feed breed greed sacred naked wicked kindred")
+
+
+def words(text: str, *, split_cjk: bool = True) -> list[str]:
+    """Word tokens; a figure like "4.2", "1,000" or "12%" is one token.
+
+    Each CJK character is one token (a fair count of words), unless `split_cjk` is False (for queries).
+    """
+    return (_WORD if split_cjk else _WORD_WHOLE).findall(text)
+
+
+def content_words(text: str, *, split_cjk: bool = True) -> list[str]:
+    """Words that are not stop words, in order, without case-insensitive repeats."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for w in words(text, split_cjk=split_cjk):
+        low = w.lower()
+        if low not in STOPWORDS and low not in seen:
+            seen.add(low)
+            out.append(w)
+    return out
+
+
+def _strong_verb(low: str) -> bool:
+    return (
+        low in AUX
+        or low in _IRREGULAR
+        or low in _CONTRACTED
+        or (low.endswith("ed") and len(low) > 4 and low not in _NOT_ED)
+    )
+
+
+def _weak_verb(low: str) -> bool:
+    # "-s" is a plural as often as a verb; callers only trust it in a verb-friendly position.
+    return (
+        low.endswith("s")
+        and len(low) > 3
+        and not low.endswith(("ss", "us", "is"))
+        and low not in FUNCTION_WORDS
+        and low.isalpha()
+    )
+
+
+def _low(word: str) -> str:
+    return word.lower().replace("’", "'")
+
+
+def is_verb(ws: Sequence[str], i: int) -> bool:
+    """Whether `ws[i]` reads as a finite verb; capitalised words after the first are taken for names."""
+    w = ws[i]
+    low = _low(w)
+    if i > 0 and not w.islower():
+        return False
+    if low in AUX or low in _IRREGULAR or low in _CONTRACTED:
+        return True
+    if i == 0:
+        # a leading "-s" word is a plural subject ("Profits fell", "Results for 2023") far more often
+        return _strong_verb(low)
+    prev = ws[i - 1].lower()
+    # "the limited", "400 jobs", "of based": after these a participle or plural is not the verb.
+    if prev in DETERMINERS or prev in _PREPOSITIONS or prev[:1].isdigit():
+        return False
+    return _strong_verb(low) or _weak_verb(low)
+
+
+def has_verb(ws: Sequence[str], *, start: int = 0) -> bool:
+    """Whether a verb follows `start`; a final "-s" word ("Apples, pears") is taken for a plural."""
+    last = len(ws) - 1
+    return any(is_verb(ws, i) and (i < last or _strong_verb(_low(ws[i]))) for i in range(start, len(ws)))
+
+
+def _subject_start(ws: Sequence[str]) -> bool:
+    first = ws[0]
+    low = first.lower()
+    if low in SUBJECT_PRONOUNS or low in DETERMINERS or first[:1].isdigit():
+        return True
+    if low in FUNCTION_WORDS or low.endswith(("ing", "ly")) or _strong_verb(low):
+        return False
+    if first[:1].isupper():
+        return True
+    # "profits fell": a plural subject; "employs 400 people": a verb with no subject.
+    return not _weak_verb(low) or (len(ws) > 1 and is_verb(ws, 1))
+
+
+def is_clause(ws: Sequence[str], *, subject_first: bool) -> bool:
+    """Whether the words hold a subject and a finite verb; `subject_first` asks the subject to lead."""
+    if not ws:
+        return False
+    low = _low(ws[0])
+    if len(ws) < 2:
+        return low in _CONTRACTED
+    if low in _CONTRACTED:
+        return True
+    if low in SUBJECT_PRONOUNS and low != "one":
+        return any(is_verb(ws, i) or ws[i].lower() not in STOPWORDS for i in range(1, min(4, len(ws))))
+    if subject_first and not _subject_start(ws):
+        return False
+    return has_verb(ws, start=1)
+
+
+_ENTITY_WORD = re.compile(r"[^\W\d_][\w'’.&-]*")
+_JOINERS = frozenset(("of", "de", "del", "der", "van", "von", "da", "la", "le", "&", "and", "for"))
+
+
+def entity_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of runs of capitalised words ("New York", "Bank of England"), in text order."""
+    spans: list[tuple[int, int]] = []
+    run: list[tuple[int, int]] = []
+    pending: list[tuple[int, int]] = []
+    last = 0
+    for m in _ENTITY_WORD.finditer(text):
+        w = m.group().rstrip(".")
+        if run and text[last : m.start()].strip():
+            # punctuation between words ends a name: "Paris, France" is two
+            _flush(run, spans)
+            run, pending = [], []
+        last = m.start() + len(w)
+        if w[:1].isupper() and not (not run and w.lower() in STOPWORDS):
+            run.extend(pending)
+            pending = []
+            run.append((m.start(), m.start() + len(w)))
+        elif run and w.lower() in _JOINERS and not pending:
+            pending = [(m.start(), m.end())]
+        else:
+            _flush(run, spans)
+            run, pending = [], []
+    _flush(run, spans)
+    return spans
+
+
+def _flush(run: list[tuple[int, int]], spans: list[tuple[int, int]]) -> None:
+    if run:
+        spans.append((run[0][0], run[-1][1]))

@@ -1,0 +1,500 @@
+"""Slots: the checkable values of a sentence, for aligning a claim with its evidence. Pure.
+
+A slot is a figure (with unit and scale), a percentage, a date or year, a named entity, a negation or a
+quantifier, with a normalised value and its (start, end) in the text. Two slots of one kind with
+different values are what a contradiction is made of.
+
+Usage::
+
+    slots = extract_slots("Revenue was $4.2 bn in 2023.")
+    [(s.kind, s.value) for s in slots]          # [(FIGURE, "4200000000 USD"), (YEAR, "2023")]
+    values_match(slots[0], other)               # True / False, None when not comparable
+    render_like(slots[0], other)                # the other value written like "$4.2 bn": "$3.9 bn"
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "Figure",
+    "Slot",
+    "SlotKind",
+    "Term",
+    "When",
+    "content_terms",
+    "extract_slots",
+    "polarity",
+    "render_like",
+    "stem",
+    "terms_match",
+    "values_match",
+]
+
+
+class SlotKind(StrEnum):
+    FIGURE = "figure"
+    PERCENT = "percent"
+    DATE = "date"
+    YEAR = "year"
+    ENTITY = "entity"
+    NEGATION = "negation"
+    QUANTIFIER = "quantifier"
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """A number as written: `prefix + digits + suffix`, so another value can be written the same way."""
+
+    number: float  # with the scale applied: "4.2 bn" -> 4.2e9
+    unit: str | None  # canonical: "USD", "%", "kg"; None for a bare count
+    decimals: int
+    scale: float
+    prefix: str
+    suffix: str
+    grouped: bool  # written with thousands separators
+
+
+@dataclass(frozen=True, slots=True)
+class When:
+    year: int | None
+    month: int | None
+    day: int | None
+    style: str  # "mdy", "dmy", "md", "my", "iso", "y"
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    kind: SlotKind
+    value: str
+    start: int
+    end: int
+    text: str
+    figure: Figure | None = None
+    when: When | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A content word: its stem and where it stands."""
+
+    stem: str
+    start: int
+    end: int
+
+
+# ---- tables ------------------------------------------------------------------------------------
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_MONTH_NUM = {m: i + 1 for i, m in enumerate(_MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(_MONTHS)}
+_MONTH_NUM["sept"] = 9
+_CALENDAR = frozenset(_MONTH_NUM) | _words("monday tuesday wednesday thursday friday saturday sunday")
+_MONTH_RE = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+)
+# (canonical unit, family, factor to the family's base unit)
+_UNITS: dict[str, tuple[str, str, float]] = {
+    **dict.fromkeys(["$", "us$", "usd", "dollar", "dollars"], ("USD", "currency", 1.0)),
+    **dict.fromkeys(["€", "eur", "euro", "euros"], ("EUR", "currency", 1.0)),
+    **dict.fromkeys(["£", "gbp"], ("GBP", "currency", 1.0)),
+    **dict.fromkeys(["₹", "inr", "rs", "rs.", "rupee", "rupees"], ("INR", "currency", 1.0)),
+    **dict.fromkeys(["¥", "jpy", "yen"], ("JPY", "currency", 1.0)),
+    "a$": ("AUD", "currency", 1.0),
+    "c$": ("CAD", "currency", 1.0),
+    **dict.fromkeys(["%", "percent", "per cent", "pct"], ("%", "percent", 1.0)),
+    "mg": ("mg", "mass", 1e-3),
+    "g": ("g", "mass", 1.0),
+    "kg": ("kg", "mass", 1e3),
+    **dict.fromkeys(["tonnes", "tonne", "tons"], ("t", "mass", 1e6)),
+    **dict.fromkeys(["milligram", "milligrams"], ("mg", "mass", 1e-3)),
+    **dict.fromkeys(["gram", "grams"], ("g", "mass", 1.0)),
+    **dict.fromkeys(["kilogram", "kilograms"], ("kg", "mass", 1e3)),
+    "mm": ("mm", "length", 1e-3),
+    "cm": ("cm", "length", 1e-2),
+    "m": ("m", "length", 1.0),
+    "km": ("km", "length", 1e3),
+    **dict.fromkeys(["millimetre", "millimetres", "millimeter", "millimeters"], ("mm", "length", 1e-3)),
+    **dict.fromkeys(["centimetre", "centimetres", "centimeter", "centimeters"], ("cm", "length", 1e-2)),
+    **dict.fromkeys(["metre", "metres", "meter", "meters"], ("m", "length", 1.0)),
+    **dict.fromkeys(["kilometre", "kilometres", "kilometer", "kilometers"], ("km", "length", 1e3)),
+    **dict.fromkeys(["mile", "miles"], ("mi", "length", 1609.344)),
+}
+_SCALES = {
+    "thousand": 1e3, "k": 1e3, "lakh": 1e5, "million": 1e6, "mn": 1e6, "m": 1e6, "crore": 1e7,
+    "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "trn": 1e12,
+}  # fmt: skip
+
+_FIGURE = re.compile(
+    r"(?<![\w.,$€£¥₹-])"
+    r"(?P<pre>(?:US|A|C)?\$|€|£|¥|₹|(?:USD|EUR|GBP|INR|JPY|Rs\.?)\s?)?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<scale>\s?(?:[Tt]housand|[Mm]illion|[Bb]illion|[Tt]rillion|lakh|crore|[Bb]n|mn|[Tt]rn?|[MmKkBb])(?!\w))?"
+    r"(?P<unit>\s?(?:%|percent(?:age points?)?|per\s?cent|pct|USD|EUR|GBP|INR|JPY|dollars?|euros?|rupees?|yen"
+    r"|(?:milli|centi|kilo)?(?:grams?|metres?|meters?)|mg|kg|g|km|cm|mm|m|miles?|tonnes?|tons)(?!\w))?"
+    r"(?!\w)"
+)
+_DATES = (
+    (
+        re.compile(rf"\b(?P<mon>{_MONTH_RE})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year>\d{{4}})\b"),
+        "mdy",
+    ),
+    (
+        re.compile(
+            rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTH_RE}),?\s+(?P<year>\d{{4}})\b"
+        ),
+        "dmy",
+    ),
+    (re.compile(r"\b(?P<year>\d{4})-(?P<mon>\d{2})-(?P<day>\d{2})\b"), "iso"),
+    (re.compile(rf"\b(?P<mon>{_MONTH_RE}),?\s+(?P<year>\d{{4}})\b"), "my"),
+    (re.compile(rf"\b(?P<mon>{_MONTH_RE})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!,?\s*\d)"), "md"),
+)
+_NEGATION = re.compile(r"\b(?:not|never|no|without|cannot|nor)\b|(?<=\w)n['’]t\b", re.IGNORECASE)
+_NOT_ONLY = re.compile(r"\bnot\s+only\b", re.IGNORECASE)
+_QUANTIFIERS = {
+    **dict.fromkeys(["all", "every", "each", "always"], "universal"),
+    **dict.fromkeys(["most", "usually", "mostly"], "majority"),
+    **dict.fromkeys(["some", "several", "sometimes", "few"], "existential"),
+    **dict.fromkeys(["none", "nobody", "nothing", "neither"], "zero"),
+    "only": "exclusive",
+}
+_QUANTIFIER = re.compile(r"\b(?:" + "|".join(_QUANTIFIERS) + r")\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][\w'’&-]*")
+_TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’]*")
+_CONNECTORS = frozenset({"of", "de", "da", "del", "van", "von", "la", "le", "&"})
+_NOT_ACRONYMS = frozenset({"USD", "EUR", "GBP", "INR", "JPY", "AM", "PM", "OK", "II", "III", "IV"})
+_ABBREVIATIONS = frozenset(
+    {"dr", "mr", "mrs", "ms", "st", "prof", "inc", "co", "ltd", "jr", "sr", "vs", "no"}
+)
+# Capitalised at a sentence start or as a title, but never the start of a name.
+_LEADING = _ABBREVIATIONS | _words(
+    """the a an this that these those in on at for from by with as to of it its he she they we our their his
+    her but and or if when while after before during since although however also yes no"""
+)
+_STOPWORDS = _words(
+    """a an the and or but if then than that this these those there here of in on at to for from by with as
+    into onto over under about after before between during through per via is are was were be been being am
+    has have had having do does did doing will would shall should can could may might must it its it's they
+    them their theirs he him his she her hers we us our you your i me my which who whom whose what when where
+    why how also just very so such too not no never without nor cannot all every each always none only some
+    most mostly usually several sometimes few nobody nothing neither any both other another same own up down
+    out off again further once more less one said says according"""
+)
+
+
+# ---- extraction --------------------------------------------------------------------------------
+
+
+def extract_slots(text: str) -> tuple[Slot, ...]:
+    """Every slot in `text`, by position; figures never overlap dates, entities overlap neither."""
+    taken: list[Slot] = []
+    for finder in (_dates, _figures, _entities):
+        taken.extend(s for s in finder(text) if not _overlaps(s, taken))
+    taken.extend(_negations(text))
+    taken.extend(s for s in _quantifiers(text) if not _overlaps(s, taken))
+    return tuple(sorted(taken, key=lambda s: (s.start, s.end)))
+
+
+def polarity(slots: tuple[Slot, ...] | list[Slot]) -> bool:
+    """True when the slots read positive: an even number of negations and "none"-like quantifiers."""
+    flips = sum(1 for s in slots if s.kind is SlotKind.NEGATION or s.value == "zero")
+    return flips % 2 == 0
+
+
+def _overlaps(slot: Slot, others: list[Slot]) -> bool:
+    return any(slot.start < o.end and o.start < slot.end for o in others)
+
+
+def _dates(text: str) -> list[Slot]:
+    found: list[Slot] = []
+    for pattern, style in _DATES:
+        for m in pattern.finditer(text):
+            slot = _date_slot(m, style)
+            if slot is not None and not _overlaps(slot, found):
+                found.append(slot)
+    return found
+
+
+def _date_slot(m: re.Match[str], style: str) -> Slot | None:
+    groups = m.groupdict()
+    mon = groups["mon"]
+    key = mon.rstrip(".").lower()
+    month = int(mon) if mon.isdigit() else _MONTH_NUM.get(key) or _MONTH_NUM[key[:3]]
+    day = int(groups["day"]) if groups.get("day") else None
+    year = int(groups["year"]) if groups.get("year") else None
+    if not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
+        return None
+    when = When(year, month, day, style)
+    return Slot(SlotKind.DATE, _when_value(when), m.start(), m.end(), m.group(0), when=when)
+
+
+def _when_value(when: When) -> str:
+    parts = [f"{when.year:04d}" if when.year is not None else "????"]
+    parts += [f"{p:02d}" for p in (when.month, when.day) if p is not None]
+    return "-".join(parts)
+
+
+def _figures(text: str) -> list[Slot]:
+    return [slot for m in _FIGURE.finditer(text) if (slot := _figure_slot(m)) is not None]
+
+
+def _figure_slot(m: re.Match[str]) -> Slot | None:
+    pre, num, scale_raw, unit_raw = (m.group(g) or "" for g in ("pre", "num", "scale", "unit"))
+    scale_word = scale_raw.strip()
+    if scale_word == "m" and not pre and not unit_raw:  # "5 m" is metres; "$5m" is millions
+        scale_raw, unit_raw, scale_word = "", scale_raw, ""
+    value = float(num.replace(",", ""))
+    if not (pre or scale_word or unit_raw) and re.fullmatch(r"\d{4}", num) and 1000 <= value <= 2100:
+        when = When(int(num), None, None, "y")
+        return Slot(SlotKind.YEAR, num, m.start(), m.end(), m.group(0), when=when)
+    unit = _canonical_unit(pre.strip() or unit_raw.strip())
+    scale = _SCALES.get(scale_word.lower(), 1.0) if scale_word else 1.0
+    decimals = len(num.partition(".")[2])
+    figure = Figure(value * scale, unit, decimals, scale, pre, scale_raw + unit_raw, "," in num)
+    kind = SlotKind.PERCENT if unit == "%" else SlotKind.FIGURE
+    return Slot(kind, _figure_value(figure), m.start(), m.end(), m.group(0), figure=figure)
+
+
+def _canonical_unit(raw: str) -> str | None:
+    if not raw:
+        return None
+    key = re.sub(r"\s+", " ", raw.lower())
+    if key.startswith("percent") or key.startswith("per cent"):
+        key = "percent"
+    return _UNITS[key][0] if key in _UNITS else None
+
+
+def _figure_value(figure: Figure) -> str:
+    number = f"{figure.number:.12g}"
+    return f"{number} {figure.unit}" if figure.unit and figure.unit != "%" else number + (figure.unit or "")
+
+
+def _negations(text: str) -> list[Slot]:
+    skip = [range(m.start(), m.end()) for m in _NOT_ONLY.finditer(text)]
+    return [
+        Slot(SlotKind.NEGATION, "not", m.start(), m.end(), m.group(0))
+        for m in _NEGATION.finditer(text)
+        if not any(m.start() in r for r in skip)
+    ]
+
+
+def _quantifiers(text: str) -> list[Slot]:
+    skip = [range(m.start(), m.end()) for m in _NOT_ONLY.finditer(text)]
+    return [
+        Slot(SlotKind.QUANTIFIER, _QUANTIFIERS[m.group(0).lower()], m.start(), m.end(), m.group(0))
+        for m in _QUANTIFIER.finditer(text)
+        if not any(m.start() in r for r in skip)
+    ]
+
+
+# ---- named entities ----------------------------------------------------------------------------
+
+
+def _entities(text: str) -> list[Slot]:
+    return [slot for run in _capitalised_runs(text) if (slot := _entity_slot(text, run)) is not None]
+
+
+def _capitalised_runs(text: str) -> list[list[re.Match[str]]]:
+    """Capitalised words joined by single spaces (or "of", "de", ...); months and weekdays break runs."""
+    runs: list[list[re.Match[str]]] = [[]]
+    prev_end = -1
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        joined = text[prev_end : m.start()] == " " and bool(runs[-1])
+        capital = word[0].isupper() and word.lower() not in _CALENDAR
+        if joined and (capital or word.lower() in _CONNECTORS):
+            runs[-1].append(m)
+        else:
+            runs.append([m] if capital else [])
+        prev_end = m.end()
+    return [trimmed for run in runs if (trimmed := _trim(run))]
+
+
+def _trim(run: list[re.Match[str]]) -> list[re.Match[str]]:
+    """Without leading "The", "In", "Dr" and trailing connectors."""
+    while run and run[-1].group(0).lower() in _CONNECTORS:
+        run = run[:-1]
+    return run
+
+
+def _entity_slot(text: str, run: list[re.Match[str]]) -> Slot | None:
+    at_start = _sentence_start(text, run[0].start())
+    while run and run[0].group(0).lower() in _LEADING:
+        run = run[1:]
+    if not run:
+        return None
+    start, end = run[0].start(), _strip_possessive(text, run[-1].end())
+    surface = text[start:end]
+    single = len(run) == 1
+    if single and not _is_acronym(surface) and (at_start or len(surface) < 2):
+        return None
+    if single and surface.upper() == surface and surface in _NOT_ACRONYMS:
+        return None
+    value = " ".join(w.lower() for w in surface.replace("’", "'").split())
+    return Slot(SlotKind.ENTITY, value, start, end, surface)
+
+
+def _strip_possessive(text: str, end: int) -> int:
+    for tail in ("'s", "’s", "'", "’"):
+        if text[:end].endswith(tail):
+            return end - len(tail)
+    return end
+
+
+def _is_acronym(word: str) -> bool:
+    letters = [c for c in word if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
+
+
+def _sentence_start(text: str, pos: int) -> bool:
+    gap_start = len(text[:pos].rstrip(" \t\r\n\"'“‘([*-•"))
+    if gap_start == 0 or "\n" in text[gap_start:pos]:
+        return True
+    if text[gap_start - 1] not in ".!?:":
+        return False
+    word = re.search(r"(\w+)\.?\Z", text[:gap_start])
+    return not (text[gap_start - 1] == "." and word is not None and word.group(1).lower() in _ABBREVIATIONS)
+
+
+# ---- comparison and rendering ------------------------------------------------------------------
+
+
+def values_match(a: Slot, b: Slot) -> bool | None:
+    """Whether two slots hold the same value; None when they cannot be compared (different kinds).
+
+    Figures agree when equal at the coarser of their two precisions ("4.2 bn" == "4,213,000,000").
+    """
+    if a.when is not None and b.when is not None:
+        return _when_match(a.when, b.when)
+    if a.figure is not None and b.figure is not None and a.kind is b.kind:
+        return _figures_match(a.figure, b.figure)
+    if a.kind is not b.kind:
+        return None
+    if a.kind is SlotKind.ENTITY:
+        return _entities_match(a.value, b.value)
+    return a.value == b.value
+
+
+def _when_match(a: When, b: When) -> bool | None:
+    pairs = [(x, y) for x, y in ((a.year, b.year), (a.month, b.month), (a.day, b.day)) if None not in (x, y)]
+    return all(x == y for x, y in pairs) if pairs else None
+
+
+def _figures_match(a: Figure, b: Figure) -> bool | None:
+    fa, fb = _UNIT_INFO.get(a.unit or ""), _UNIT_INFO.get(b.unit or "")
+    if fa and fb and fa[0] != fb[0]:
+        return None
+    if fa and fb and fa[0] == "currency" and a.unit != b.unit:
+        return False
+    ka, kb = (fa[1], fb[1]) if fa and fb else (1.0, 1.0)
+    va, vb = a.number * ka, b.number * kb
+    step = max(10.0**-a.decimals * a.scale * ka, 10.0**-b.decimals * b.scale * kb)
+    return abs(va - vb) <= step / 2 + 1e-9 * max(abs(va), abs(vb), 1.0)
+
+
+_UNIT_INFO = {canonical: (family, factor) for canonical, family, factor in _UNITS.values()}
+
+
+def _entities_match(a: str, b: str) -> bool:
+    ta, tb = set(a.split()) - {"the"}, set(b.split()) - {"the"}
+    if ta <= tb or tb <= ta:
+        return True
+    return _initials(a) == b.replace(".", "") or _initials(b) == a.replace(".", "")
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0] for w in name.split() if w not in _CONNECTORS and w != "the")
+
+
+def render_like(claim: Slot, evidence: Slot) -> str:
+    """The evidence value in the claim's style where possible: "$4.2 bn" + "3.9 billion" -> "$3.9 bn"."""
+    if claim.figure is not None and evidence.figure is not None:
+        return _render_figure(claim.figure, evidence.figure) or evidence.text
+    if claim.when is not None and evidence.when is not None:
+        return _render_when(claim.when, evidence.when) or evidence.text
+    if claim.kind is SlotKind.QUANTIFIER and claim.text[:1].isupper():
+        return evidence.text[:1].upper() + evidence.text[1:]
+    return evidence.text
+
+
+def _render_figure(claim: Figure, evidence: Figure) -> str | None:
+    fc, fe = _UNIT_INFO.get(claim.unit or ""), _UNIT_INFO.get(evidence.unit or "")
+    if fc and fe and (fc[0] != fe[0] or (fc[0] == "currency" and claim.unit != evidence.unit)):
+        return None
+    factor = fe[1] / fc[1] if fc and fe else 1.0
+    value = evidence.number * factor / claim.scale
+    fits = (
+        d for d in range(claim.decimals, max(claim.decimals, 3) + 1) if abs(round(value, d) - value) < 1e-9
+    )
+    decimals = next(fits, None)
+    # "$0.35 bn" for "350 million" reads worse than the evidence's own words.
+    if decimals is None or (claim.scale > 1 and value < 1):
+        return None
+    digits = f"{value:,.{decimals}f}" if claim.grouped else f"{value:.{decimals}f}"
+    return claim.prefix + digits + claim.suffix
+
+
+def _render_when(claim: When, evidence: When) -> str | None:
+    y, m, d = evidence.year, evidence.month, evidence.day
+    month = _MONTHS[m - 1].capitalize() if m else ""
+    formats = {
+        "mdy": (f"{month} {d}, {y}", (y, m, d)),
+        "dmy": (f"{d} {month} {y}", (y, m, d)),
+        "iso": (f"{y or 0:04d}-{m or 0:02d}-{d or 0:02d}", (y, m, d)),
+        "my": (f"{month} {y}", (y, m)),
+        "md": (f"{month} {d}", (m, d)),
+        "y": (f"{y}", (y,)),
+    }
+    text, needed = formats[claim.style]
+    return text if None not in needed else None
+
+
+# ---- content words -----------------------------------------------------------------------------
+
+
+def content_terms(text: str) -> list[Term]:
+    """Lower-cased, stemmed words that carry content: no stopwords, negations or quantifiers."""
+    terms = []
+    for m in _TERM.finditer(text):
+        word = m.group(0).lower().replace("’", "'").removesuffix("'s").rstrip("'-")
+        if word and word not in _STOPWORDS and not word.endswith("n't"):
+            terms.append(Term(stem(word), m.start(), m.end()))
+    return terms
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: enough to make "approved", "approves" and "approve" one term."""
+    w = word.lower()
+    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us", "is")):
+            w = w[: len(w) - len(suffix)] + keep
+            break
+    return w[:-1] if len(w) > 4 and w.endswith("e") else w
+
+
+def terms_match(a: str, b: str) -> bool:
+    """Stems match when equal or one is a prefix (four letters or more) of the other: head ~ headquarter."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 4 and long_.startswith(short) and not short.isdigit()
