@@ -47,7 +47,8 @@ class HashEmbedder:
                 digest = hashlib.blake2b(word.encode(), digest_size=8).digest()
                 out[row, int.from_bytes(digest[:4], "little") % self.dim] += 1.0 if digest[4] & 1 else -1.0
         norms = np.linalg.norm(out, axis=1, keepdims=True)
-        return np.divide(out, norms, out=np.zeros_like(out), where=norms > 0)
+        unit: Vectors = np.divide(out, norms, out=np.zeros_like(out), where=norms > 0)
+        return unit
 
 
 class ScriptedChecker:

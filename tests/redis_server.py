@@ -154,7 +154,7 @@ def make_redis_cache(redis_prefix: str) -> Iterator[MakeCache]:
     made: list[RedisCache] = []
 
     def make(url: str, **options: Any) -> RedisCache:
-        defaults = {"prefix": redis_prefix, "socket_timeout_s": 1.0, "retry_after_s": 0.05}
+        defaults: dict[str, Any] = {"prefix": redis_prefix, "socket_timeout_s": 1.0, "retry_after_s": 0.05}
         cache = RedisCache(url, **(defaults | {"max_retry_after_s": 0.2} | options))
         made.append(cache)
         return cache

@@ -11,8 +11,10 @@ evidence document ids and spans, the action, the reason, the model, the route an
     {"event":"claim_decision","answer_id":"a1","claim_id":"c0","verdict":"CONTRADICTED",
      "action":"REPLACE","evidence":[{"doc_id":"d1","start":0,"end":48,"score":0.91}], ...}
 
-Content capture is off by default: no answer, claim, replacement or evidence text, and quoted spans in
-reasons (verifiers quote the values they compare) are masked. `settings.log_content = True` adds them.
+Content capture is off by default: no answer, claim, replacement or evidence text. Reasons quote the
+values they compare ("figure $4.8 bn in claim, $4.2 billion in evidence"), so quoted spans and every
+reason token with a digit or a capital that also occurs in the claim or its evidence become `…`.
+`settings.log_content = True` logs all of it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ __all__ = ["LOGGER_NAME", "JsonFormatter", "configure_decision_log", "decision_r
 LOGGER_NAME = "woodpecker.decisions"
 FIELDS_ATTR = "woodpecker_fields"
 _QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|«[^»\n]*»')
+_TOKEN = re.compile(r"\S+")
+_PUNCTUATION = ".,;:!?()[]{}<>\"'“”«»"
 _MAX_REASON = 500
 
 logger = logging.getLogger(LOGGER_NAME)
@@ -59,15 +63,25 @@ class JsonFormatter(logging.Formatter):
         return redact(orjson.dumps(payload, default=str).decode())
 
 
+class _StderrHandler(logging.Handler):
+    """Writes to whatever `sys.stderr` is when a record comes (test runners and daemons swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+        except Exception:
+            self.handleError(record)
+
+
 def configure_decision_log(*, stream: IO[str] | None = None, level: int = logging.INFO) -> logging.Handler:
     """Give the decision logger its JSON handler (stderr by default), once; returns the handler.
 
     The logger does not propagate, so an application's own root format never mangles the JSON.
     """
-    for handler in logger.handlers:
-        if isinstance(handler.formatter, JsonFormatter):
-            return handler
-    handler = logging.StreamHandler(stream or sys.stderr)
+    for existing in logger.handlers:
+        if isinstance(existing.formatter, JsonFormatter):
+            return existing
+    handler = logging.StreamHandler(stream) if stream is not None else _StderrHandler()
     handler.setFormatter(JsonFormatter())
     logger.addHandler(handler)
     logger.setLevel(level)
@@ -118,7 +132,7 @@ def _claim(claim: ClaimResult, *, content: bool) -> dict[str, Any]:
         "judgement": claim.judgement.value,
         "similarity": round(claim.similarity, 4),
         "action": claim.action.value,
-        "reason": _reason(claim.reason, content=content),
+        "reason": _reason(claim, content=content),
         "evidence": [
             {"doc_id": e.doc_id, "start": e.start, "end": e.end, "score": round(e.score, 4)}
             | ({"text": e.text} if content else {})
@@ -150,9 +164,25 @@ def _answer(corrected: Corrected, *, content: bool) -> dict[str, Any]:
     return record
 
 
-def _reason(reason: str, *, content: bool) -> str:
-    text = reason if content else _QUOTED.sub('"…"', reason)
+def _reason(claim: ClaimResult, *, content: bool) -> str:
+    text = claim.reason if content else _mask_values(claim)
     return text if len(text) <= _MAX_REASON else text[: _MAX_REASON - 1] + "…"
+
+
+def _mask_values(claim: ClaimResult) -> str:
+    seen = {_bare(t) for source in (claim.text, *(e.text for e in claim.evidence)) for t in source.split()}
+
+    def mask(match: re.Match[str]) -> str:
+        token = match.group(0)
+        bare = _bare(token)
+        valued = any(ch.isdigit() for ch in bare) or bare[:1].isupper()
+        return token.replace(bare, "…") if bare and valued and bare in seen else token
+
+    return _TOKEN.sub(mask, _QUOTED.sub('"…"', claim.reason))
+
+
+def _bare(token: str) -> str:
+    return token.strip(_PUNCTUATION)
 
 
 def _model(corrected: Corrected, settings: Settings) -> str:

@@ -361,7 +361,7 @@ class ClaimMessage(_Frozen):
 
 
 class AnswerPlan(_Frozen):
-    """What correction needs besides the verdicts; the answer travels without its documents."""
+    """What correction needs besides the verdicts (the documents are dropped when the record is too large)."""
 
     answer: Answer
     route: RouteInfo

@@ -19,12 +19,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 from workers.backends.cache import collect_hits
+from workers.backends.llm_usage import usage_scope, warn_if_self_verifying
 from workers.messages import (
     Answer,
     CheckedClaim,
+    CitationResult,
     Claim,
     ClaimTask,
     Corrected,
@@ -34,13 +37,15 @@ from workers.messages import (
     Stats,
     Verdict,
 )
-from workers.protocols import Embedder, VerdictComponent
+from workers.protocols import ClaimExtractor, ClaimRewriter, Embedder, VerdictComponent
 from workers.semantic import SemanticCache
 from workers.settings import Settings
-from workers.stages.correct import correct
+from workers.stages.cite import citation_tasks, parse_citations, restore_claims, split_checked
+from workers.stages.cite_repair import plan_repair
+from workers.stages.correct import CorrectionOutcome, correct
 from workers.stages.decompose import decompose
 from workers.stages.extract import extract_claims
-from workers.stages.retrieve import build_index, retrieve_many
+from workers.stages.retrieve import EvidenceIndex, build_index, retrieve_many
 from workers.stages.route import RouteDecision, route
 from workers.stages.verify import verify_many
 from workers.telemetry import stage_span
@@ -68,17 +73,24 @@ class Pipeline:
         checker: VerdictComponent,
         clock: Callable[[], float] = time.perf_counter,
         semantic: SemanticCache | None = None,
+        extractor: ClaimExtractor | None = None,
+        rewriter: ClaimRewriter | None = None,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
         self.checker = checker
         self._clock = clock
         self.semantic = semantic
+        # None: the pure extract + decompose stages; an LLM extractor does both in one round trip.
+        self.extractor = extractor
+        # Optional LLM rewrites of contradicted claims without a fix, applied by the correction stage.
+        self.rewriter = rewriter
 
     def process(self, answer: Answer) -> Corrected:
         ms: dict[str, float] = {}
         # Cache hits by kind, counted by the cache wrappers while this answer is worked on.
-        with collect_hits() as hits:
+        # LLM calls, tokens, cost and fallbacks of this answer are recorded by the LLM components.
+        with collect_hits() as hits, usage_scope() as usage:
             reused = self._semantic_lookup(answer, ms)
             if reused is not None:
                 return reused.model_copy(update={"stats": Stats(stage_ms=ms, cache_hits=dict(hits))})
@@ -86,7 +98,9 @@ class Pipeline:
             ms.update(prepared.stage_ms)
             with self._timed(ms, "verify"):
                 checked = self.verify(prepared.tasks)
-        out = self.finish(answer, prepared.route, checked, stage_ms=ms, stats=Stats(cache_hits=dict(hits)))
+            stats = Stats(cache_hits=dict(hits))
+            out = self.finish(answer, prepared.route, checked, stage_ms=ms, stats=stats)
+        out = usage.apply(out)  # before the semantic store, which skips fallbacks
         if self.semantic is not None:
             self.semantic.store(answer, out)
         return out
@@ -103,10 +117,17 @@ class Pipeline:
             decision = route(answer, settings=self.settings.routing)
         if decision.route is not Route.FULL:
             return Prepared(route=decision, stage_ms=ms)
+        warn_if_self_verifying(answer, self.settings.models)
         with self._timed(ms, "extract"):
-            claims = extract_claims(answer.answer, max_claims=self.settings.limits.max_claims)
-        with self._timed(ms, "decompose"):
-            items = [(c, decompose(c, question=answer.query)) for c in claims]
+            # Citation markers blanked (same offsets): no claim contains one, and "[1]" is no figure.
+            masked = parse_citations(answer, settings=self.settings.citations).masked
+            if self.extractor is not None:  # claims and queries in one step (one LLM round trip)
+                items = self.extractor.extract(answer.model_copy(update={"answer": masked}))
+            else:
+                claims = extract_claims(masked, max_claims=self.settings.limits.max_claims)
+        if self.extractor is None:
+            with self._timed(ms, "decompose"):
+                items = [(c, decompose(c, question=answer.query)) for c in claims]
         with self._timed(ms, "retrieve"):
             tasks = self._retrieve(answer, items)
         return Prepared(route=decision, tasks=tasks, stage_ms=ms)
@@ -130,9 +151,7 @@ class Pipeline:
             return self._passthrough(answer, decision.route, base.model_copy(update={"stage_ms": ms}))
         ordered = sorted(checked, key=lambda c: (c.claim.start, c.claim.id))
         with self._timed(ms, "correct"):
-            outcome = correct(
-                answer.answer, ordered, settings=self.settings.correction, high_stakes=_high_stakes(decision)
-            )
+            outcome, citations = self._correct(answer, ordered, decision)
         return Corrected(
             id=answer.id,
             tenant=answer.tenant,
@@ -143,6 +162,7 @@ class Pipeline:
             needs_review=outcome.needs_review,
             review_reasons=outcome.review_reasons,
             stats=base.model_copy(update={"stage_ms": ms}),
+            citations=citations,
         )
 
     def _retrieve(
@@ -153,7 +173,7 @@ class Pipeline:
         retrieval = self.settings.retrieval
         index = build_index(answer.documents, embedder=self.embedder, settings=retrieval)
         hits = retrieve_many(index, items, embedder=self.embedder, settings=retrieval)
-        return tuple(
+        tasks = tuple(
             ClaimTask(
                 claim=claim,
                 queries=queries,
@@ -163,6 +183,40 @@ class Pipeline:
             )
             for (claim, queries), (candidates, similarity) in zip(items, hits, strict=True)
         )
+        # Citation checks ride along as tasks (`<claim id>@<doc>`): same verifier, same broker hop.
+        return tasks + self._citation_tasks(answer, index, tasks)
+
+    def _citation_tasks(
+        self, answer: Answer, index: EvidenceIndex, tasks: tuple[ClaimTask, ...]
+    ) -> tuple[ClaimTask, ...]:
+        cite = self.settings.citations
+        found = parse_citations(answer, settings=cite)
+        if not found.citations and not cite.add_missing:
+            return ()
+        threshold = self.settings.threshold_for(domain=answer.domain)
+        return citation_tasks(
+            found, tasks, index=index, embedder=self.embedder, retrieval=self.settings.retrieval,
+            settings=cite, threshold=threshold,
+        )  # fmt: skip
+
+    def _correct(
+        self, answer: Answer, checked: Sequence[CheckedClaim], decision: RouteDecision
+    ) -> tuple[CorrectionOutcome, tuple[CitationResult, ...]]:
+        """Claims corrected and citations repaired: marker edits first, the claims shifted onto them."""
+        fix = partial(correct, settings=self.settings.correction, high_stakes=_high_stakes(decision))
+        found = parse_citations(answer, settings=self.settings.citations)
+        claim_checks, cite_checks = split_checked(checked)
+        claims = restore_claims(found, claim_checks)
+        if self.rewriter is not None:  # LLM fixes for contradicted claims; `correct` still applies them
+            claims = self.rewriter.rewrite(answer, claims)
+        first = fix(answer.answer, claims)
+        if not found.citations and not self.settings.citations.add_missing:
+            return first, ()
+        repair = plan_repair(found, claims, cite_checks, first.claims, settings=self.settings.citations)
+        if not repair.edits:
+            return first, repair.citations
+        second = fix(repair.text, repair.shift(claims))
+        return replace(second, claims=repair.unshift(second.claims, claims)), repair.citations
 
     @staticmethod
     def _passthrough(answer: Answer, route_: Route, stats: Stats) -> Corrected:
@@ -210,12 +264,17 @@ def build_pipeline(settings: Settings) -> Pipeline:
     """The production pipeline: the offline MiniLM embedder and the offline checker."""
     from workers.backends.checker import OfflineChecker
     from workers.backends.embedder import load_embedder
+    from workers.backends.llm_wiring import build_llm_parts
     from workers.semantic import cached_backends
 
+    # Stages whose backend is "openai" get LLM components; the offline checker is their fallback.
+    offline = OfflineChecker()
+    llm = build_llm_parts(settings, offline_checker=offline)
     # Redis when settings.cache.redis_url is set, the in-process LRU otherwise.
     cached = cached_backends(
-        settings, embedder=load_embedder(settings.models.embedder), checker=OfflineChecker()
+        settings, embedder=load_embedder(settings.models.embedder), checker=llm.checker or offline
     )
     return Pipeline(
-        settings=settings, embedder=cached.embedder, checker=cached.checker, semantic=cached.semantic
-    )
+        settings=settings, embedder=cached.embedder, checker=cached.checker, semantic=cached.semantic,
+        extractor=llm.extractor, rewriter=llm.rewriter,
+    )  # fmt: skip

@@ -51,8 +51,9 @@ class Redactor:
 
 def secrets_of(settings: Settings, *, environ: Mapping[str, str]) -> tuple[str, ...]:
     """The secret strings the settings hold or point to, longest first."""
-    found = set(_secret_fields(settings))
-    found.update(_url_passwords(found))
+    values = set(_secret_fields(settings))
+    # A URL secret (the Redis URL) is worth its host in a log line: only its password is masked.
+    found = {v for v in values if "://" not in v} | set(_url_passwords(values))
     found.update(v for name in _key_envs(settings) if (v := environ.get(name, "").strip()))
     return tuple(sorted((s for s in found if s), key=len, reverse=True))
 
@@ -72,7 +73,6 @@ def _secret_fields(value: Any) -> Iterator[str]:
 
 
 def _url_passwords(values: set[str]) -> Iterator[str]:
-    # A URL secret (the Redis URL) is logged by host far more often than whole: mask its password alone.
     for value in values:
         try:
             password = urlsplit(value).password if "://" in value else None

@@ -90,6 +90,9 @@ class RetrievalSettings(BaseModel):
     max_window_sentences: int = Field(3, ge=1, le=8)
     top_k: int = Field(4, ge=1, le=50)
     dense_weight: float = Field(0.6, ge=0.0, le=1.0)
+    # Tier-1 similarity also against the clauses of each sentence, so a claim one clause long is not
+    # measured against a whole sentence; clauses are never candidates.
+    clause_probes: bool = True
 
 
 class CorrectionSettings(BaseModel):

@@ -92,6 +92,15 @@ def test_stats_ratios_and_snapshot() -> None:
     assert snap["degradations"] == 1
 
 
+def test_hit_ratio_gauge_observes_live_caches() -> None:
+    from workers.backends.cache import _observe_ratios
+
+    lru = LruCache()
+    lru.stats.record("semantic", hits=1, misses=0)
+    observed = {o.attributes["kind"]: o.value for o in _observe_ratios(None)}  # type: ignore[arg-type,index]
+    assert 0.0 < observed["semantic"] <= 1.0
+
+
 def test_redact_url_drops_credentials() -> None:
     assert redact_url("rediss://user:hunter2@cache.example:6380/2") == "rediss://cache.example:6380/2"
     assert "hunter2" not in redact_url("redis://:hunter2@h")
@@ -143,7 +152,8 @@ def test_redis_round_trip(make_redis_cache: MakeCache, redis_url: str, redis_pre
     assert cache.recent("l", limit=10) == [b"z", b"y"]
 
 
-def test_batches_are_one_round_trip(make_redis_cache: MakeCache, redis_url: str) -> None:
+def test_batches_are_one_round_trip(make_redis_cache: MakeCache, private_redis: RedisServer) -> None:
+    redis_url = private_redis.url  # a server no one else talks to while we count its reads
     cache = make_redis_cache(redis_url)
     cache.get_many(["warm-up"])  # connect (AUTH, CLIENT SETINFO) before counting
     with redis.Redis.from_url(redis_url) as direct:

@@ -137,6 +137,15 @@ def test_verdict_key_covers_claim_evidence_threshold_and_verifier(change: str, a
     assert len(second.batches) == asked  # asked = a miss
 
 
+def test_fallback_verdicts_are_not_cached() -> None:
+    fallback = CheckResult(Judgement.NEUTRAL, "offline fallback: no slot in common")
+    model = ScriptedChecker({"c0": fallback})
+    cached = _checker(LruCache(), model)
+    cached.judge_many([(CLAIM, [WINDOW])])
+    assert cached.judge_many([(CLAIM, [WINDOW])]) == [fallback]
+    assert len(model.batches) == 2  # asked again: the real verifier may be back
+
+
 def test_mixed_batch_asks_only_for_the_misses() -> None:
     model = ScriptedChecker({"c0": RESULT})
     cached = _checker(LruCache(), model)

@@ -201,6 +201,12 @@ def _correction(app: faust.App, ctx: AgentContext, topic: Any) -> None:
 
 def _status_timer(app: faust.App, ctx: AgentContext, *, agents: frozenset[str], path: Path) -> None:
     """A JSON file with the assignment and counters, rewritten every second (readiness probes, tests)."""
+    by_agent = {
+        "extraction": ctx.topics.answers,
+        "verification": ctx.topics.claims,
+        "correction": ctx.topics.verdicts,
+    }
+    sources = [by_agent[a] for a in sorted(agents)]
 
     async def write_status() -> None:
         assigned: dict[str, list[int]] = {}
@@ -209,6 +215,7 @@ def _status_timer(app: faust.App, ctx: AgentContext, *, agents: frozenset[str], 
         status = {
             "worker": ctx.worker,
             "agents": sorted(agents),
+            "sources": sources,
             "assigned": assigned,
             "counts": dict(ctx.counts),
         }

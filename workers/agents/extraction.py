@@ -88,19 +88,27 @@ async def _extract(ctx: AgentContext, answer: Answer, *, shadow: bool, ingest_ms
 async def _send_plan(
     ctx: AgentContext, answer: Answer, prepared: Prepared, *, shadow: bool, ingest_ms: int
 ) -> None:
-    # Correction needs the text, not the documents: the evidence already rides in each task.
-    plan = AnswerPlan(
-        answer=answer.model_copy(update={"documents": ()}),
-        route=RouteInfo(
-            route=prepared.route.route,
-            complexity=prepared.route.complexity,
-            stakes=prepared.route.stakes,
-            reason=prepared.route.reason,
-        ),
-        tasks=prepared.tasks,
-        stage_ms=prepared.stage_ms,
+    message = _plan_message(ctx, answer, prepared, shadow=shadow, ingest_ms=ingest_ms)
+    value = message.to_json()
+    if len(value) > ctx.settings.kafka.max_record_bytes:
+        # The evidence already rides in each task; correction can do without the full documents.
+        slim = answer.model_copy(update={"documents": ()})
+        value = _plan_message(ctx, slim, prepared, shadow=shadow, ingest_ms=ingest_ms).to_json()
+    headers = ingest_header(ingest_ms)
+    await send_json(
+        ctx, ctx.topics.verdicts, key=answer.id, value=value, schema="verdict.v1", headers=headers
     )
-    message = VerdictMessage(
+
+
+def _plan_message(
+    ctx: AgentContext, answer: Answer, prepared: Prepared, *, shadow: bool, ingest_ms: int
+) -> VerdictMessage:
+    decision = prepared.route
+    route = RouteInfo(
+        route=decision.route, complexity=decision.complexity, stakes=decision.stakes, reason=decision.reason
+    )
+    plan = AnswerPlan(answer=answer, route=route, tasks=prepared.tasks, stage_ms=prepared.stage_ms)
+    return VerdictMessage(
         kind=GatherKind.PLAN,
         answer_id=answer.id,
         expected=len(prepared.tasks),
@@ -108,14 +116,6 @@ async def _send_plan(
         ingest_ms=ingest_ms,
         plan=plan,
         worker=ctx.worker,
-    )
-    await send_json(
-        ctx,
-        ctx.topics.verdicts,
-        key=answer.id,
-        value=message.to_json(),
-        schema="verdict.v1",
-        headers=ingest_header(ingest_ms),
     )
 
 

@@ -130,7 +130,8 @@ class CacheStats:
 
 
 def _observe_ratios(_options: metrics.CallbackOptions) -> Iterable[metrics.Observation]:
-    totals = [(sum(s.counts(k)[0] for s in _LIVE), sum(sum(s.counts(k)) for s in _LIVE)) for k in KINDS]
+    live = list(_LIVE)  # a copy: other threads may create caches meanwhile
+    totals = [(sum(s.counts(k)[0] for s in live), sum(sum(s.counts(k)) for s in live)) for k in KINDS]
     return [metrics.Observation(h / n, {"kind": k}) for k, (h, n) in zip(KINDS, totals, strict=True) if n]
 
 
@@ -266,12 +267,13 @@ class RedisCache:
         self._retry_at = 0.0
         self._lock = threading.Lock()
         self._closed = False
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="woodpecker-redis", daemon=True)
-        self._thread.start()
+        # The client first: a bad URL must fail before a thread exists to leak.
         self._client = self._make_client(
             url, socket_timeout_s=socket_timeout_s, max_connections=max_connections
         )
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="woodpecker-redis", daemon=True)
+        self._thread.start()
         self._finalizer = weakref.finalize(self, _shutdown, self._loop, self._thread, self._client)
 
     @property

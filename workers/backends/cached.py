@@ -29,6 +29,8 @@ from workers.protocols import CheckResult, Embedder, Vectors, VerdictComponent
 __all__ = ["CachedChecker", "CachedEmbedder", "text_digest"]
 
 _F32 = np.dtype("<f4")
+# How workers.backends.llm_checker marks a verdict its offline fallback made.
+_FALLBACK_PREFIX = "offline fallback:"
 
 
 def text_digest(*parts: bytes | str) -> str:
@@ -120,9 +122,8 @@ class CachedChecker:
         results = [_result(b, windows) for b, (_, windows) in zip(raw, items, strict=True)]
         todo = [i for i, r in enumerate(results) if r is None]
         fresh = self.inner.judge_many([items[i] for i in todo]) if todo else []
-        if fresh:
-            blobs = {keys[i]: _result_bytes(r) for i, r in zip(todo, fresh, strict=True)}
-            self.cache.set_many(blobs, ttl_s=self._ttl_s)
+        blobs = {keys[i]: _result_bytes(r) for i, r in zip(todo, fresh, strict=True) if _cacheable(r)}
+        self.cache.set_many(blobs, ttl_s=self._ttl_s)
         self.cache.stats.record("verdict", hits=len(items) - len(todo), misses=len(todo))
         note_hits("verdict", len(items) - len(todo))
         fill = iter(fresh)
@@ -132,6 +133,11 @@ class CachedChecker:
         spans = [[w.doc_id, w.start, w.end, w.text] for w in windows]
         body = orjson.dumps([self.name, self._threshold, claim.text, claim.claim_type, spans])
         return f"vrd:{self.name}:{text_digest(body)}"
+
+
+def _cacheable(result: CheckResult) -> bool:
+    """A stand-in verdict (the LLM checker's offline fallback) must not be served as the real one later."""
+    return "fallback" not in result.extra and not result.reason.startswith(_FALLBACK_PREFIX)
 
 
 def _result_bytes(result: CheckResult) -> bytes:

@@ -102,6 +102,10 @@ class _Read:
         before = [t.stem for t in words if t.end <= slot.start][-n:]
         return before + [t.stem for t in words if t.start >= slot.end][:n]
 
+    def noun_after(self, slot: Slot) -> str | None:
+        """The word right after a figure: what it counts ("1,200 patients")."""
+        return next((t.stem for t in self.terms if 0 < t.start - slot.end <= 2), None)
+
     def key_near(self, slot: Slot) -> Slot | None:
         """The date or name closest to `slot` in its clause: what a figure is a figure of."""
         lo, hi = self.segment_of(slot.start)
@@ -237,7 +241,7 @@ def _support(pairs: list[_Pair], window: Evidence, overlap: float, cite: str) ->
 def _contradiction(conflicts: list[_Conflict], window: Evidence, overlap: float, cite: str) -> _Reading:
     strength = max(c.strength for c in conflicts)
     reason = "; ".join(c.reason for c in conflicts) + f" {cite}"
-    fixes = tuple(c.fix for c in conflicts if c.fix is not None)
+    fixes = tuple(c.fix.model_copy(update={"evidence_doc_id": window.doc_id}) for c in conflicts if c.fix)
     confidence = min(1.0, 0.5 + 0.3 * strength + 0.15 * overlap)
     return _Reading(Judgement.CONTRADICT, reason, window, overlap, confidence, fixes, strength)
 
@@ -332,7 +336,10 @@ def _options(claim: _Read, ev: _Read, slot: Slot, bound: Mapping[int, Slot]) -> 
     """Every comparable window slot as a scored candidate counterpart, best first."""
     around = claim.near(slot)
     key = claim.key_near(slot) if slot.kind not in _KEYS else None
-    rivals = [e for e in ev.values if values_match(slot, e) is not None]
+    rivals = [e for e in ev.values if values_match(slot, e) is not None and _same_noun(claim, slot, ev, e)]
+    if slot.kind is SlotKind.ENTITY and any(values_match(slot, e) for e in rivals):
+        # A name the window spells out is found, whatever role the words around it suggest.
+        rivals = [e for e in rivals if values_match(slot, e)]
     scored = []
     for e in rivals:
         context, equal = _covered(around, ev.near(e)), bool(values_match(slot, e))
@@ -340,6 +347,14 @@ def _options(claim: _Read, ev: _Read, slot: Slot, bound: Mapping[int, Slot]) -> 
         score = context + _EQUAL_BONUS * equal + _BOUND_BONUS * tied
         scored.append((score, _Pair(slot, e, equal, context, len(rivals))))
     return sorted(scored, key=lambda sp: -sp[0])
+
+
+def _same_noun(claim: _Read, slot: Slot, ev: _Read, other: Slot) -> bool:
+    """Bare counts compare only when they count the same thing: "1,200 patients" is not "40 sites"."""
+    if slot.kind is not SlotKind.FIGURE:
+        return True
+    mine, theirs = claim.noun_after(slot), ev.noun_after(other)
+    return mine is None or theirs is None or terms_match(mine, theirs)
 
 
 def _bound(their_key: Slot | None, paired_key: Slot | None, my_key: Slot) -> bool:

@@ -142,12 +142,12 @@ class LLMClient:
         spent, note = Usage(), ""
         for _ in range(2):
             try:
-                text, usage, mode = self._send(stage, system, payload, output, note=note)
+                completion, usage, mode = self._send(stage, system, payload, output, note=note)
             except LLMError as exc:
                 raise exc.plus(spent) from exc
             spent += usage
             try:
-                return Reply(parse_output(text, output), spent, mode)
+                return Reply(_parse(completion, output), spent, mode)
             except InvalidOutput as exc:
                 note = str(exc)
                 log.info("invalid %s output from %s: %s", output.__name__, stage.model, note)
@@ -165,7 +165,7 @@ class LLMClient:
 
     def _send(
         self, stage: StageModel, system: str, payload: Mapping[str, Any], output: type[T], *, note: str
-    ) -> tuple[str, Usage, Mode]:
+    ) -> tuple[ChatCompletion, Usage, Mode]:
         spent, attempt = Usage(), 0
         while True:
             if not self.breaker.allow():
@@ -191,7 +191,7 @@ class LLMClient:
                 continue
             self.breaker.success()
             usage = self._usage(stage.model, completion)
-            return _content(completion), spent + usage, mode
+            return completion, spent + usage, mode
 
     def _post(
         self, stage: StageModel, mode: Mode, system: str, payload: Mapping[str, Any], output: type[T]
@@ -230,7 +230,7 @@ class LLMClient:
         return max(wait, hinted or 0.0)
 
     def _usage(self, model: str, completion: ChatCompletion) -> Usage:
-        u = completion.usage
+        u = getattr(completion, "usage", None)
         tin = max(0, int(getattr(u, "prompt_tokens", 0) or 0))
         tout = max(0, int(getattr(u, "completion_tokens", 0) or 0))
         usage = Usage(0, tin, tout, price_of(model, tin, tout, self.prices))
@@ -310,16 +310,15 @@ def _response_format(mode: Mode, output: type[BaseModel]) -> dict[str, Any]:
     }
 
 
-def _content(completion: ChatCompletion) -> str:
-    choices = completion.choices or []
+def _parse(completion: ChatCompletion, output: type[T]) -> T:
+    """The reply's content as `output`; fields a server left out read as empty, never a KeyError."""
+    choices = getattr(completion, "choices", None) or []
     if not choices:
-        return ""
-    message = choices[0].message
-    text = (message.content or "") if message is not None else ""
-    if choices[0].finish_reason == "length":
-        # Cut off: parsing will fail and the repair note asks for a shorter reply.
-        return text + "\n<<truncated: max_tokens reached>>"
-    return text
+        raise InvalidOutput("the response has no choices")
+    if getattr(choices[0], "finish_reason", None) == "length":
+        raise InvalidOutput("the reply was cut off at max_tokens; reply more briefly")
+    message = getattr(choices[0], "message", None)
+    return parse_output(getattr(message, "content", None) or "", output)
 
 
 def _retryable(exc: openai.APIError) -> bool:

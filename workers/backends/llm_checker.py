@@ -40,6 +40,8 @@ _STOP_WORDS = (
 )
 _STOP = frozenset(_STOP_WORDS.split())
 _ACCEPTED_CONFIDENCE = 0.85
+# A SUPPORT quote must contain at least this share of the claim's key words.
+_MIN_SUPPORT_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,21 +173,25 @@ def _locate(windows: Sequence[Evidence], window_id: str, quote: str) -> Evidence
 
 
 def _quote_problem(claim: Claim, label: Judgement, evidence: Evidence | None) -> str:
+    """Why the quote cannot carry the verdict; "" when it can. Lexical on purpose: cheap and model-free."""
     if evidence is None:
         return "its evidence quote is not found in the candidate windows"
-    quote = evidence.text.lower()
-    if not (_content_words(claim.text) & _content_words(quote)) and not (
-        _numbers(claim.text) & _numbers(quote)
-    ):
+    words, quoted = _stems(claim.text), _stems(evidence.text)
+    numbers, quoted_numbers = _numbers(claim.text), _numbers(evidence.text)
+    if not (words & quoted) and not (numbers & quoted_numbers):
         return "its evidence quote does not concern the claim"
-    missing = _numbers(claim.text) - _numbers(quote)
-    if label is Judgement.SUPPORT and missing:
-        return f"its evidence quote does not state {', '.join(sorted(missing))}"
+    if label is not Judgement.SUPPORT:
+        return ""
+    if numbers - quoted_numbers:
+        return f"its evidence quote does not state {', '.join(sorted(numbers - quoted_numbers))}"
+    if len(words & quoted) < _MIN_SUPPORT_SHARE * len(words):
+        return f"its evidence quote covers {len(words & quoted)} of the claim's {len(words)} key words"
     return ""
 
 
-def _content_words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+def _stems(text: str) -> set[str]:
+    # A five-letter prefix lets "reported" meet "reports" without a stemmer.
+    return {w[:5] for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
 def _numbers(text: str) -> set[str]:
@@ -217,5 +223,6 @@ def _mark_fallback(result: CheckResult) -> CheckResult:
         evidence=result.evidence,
         fixes=result.fixes,
         confidence=result.confidence,
-        extra=dict(result.extra),
+        # Marked so a verdict cache can tell an offline stand-in from the LLM's own verdict.
+        extra={**result.extra, "llm_fallback": 1.0},
     )

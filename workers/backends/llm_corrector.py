@@ -67,12 +67,14 @@ def _needs_rewrite(c: CheckedClaim) -> bool:
 
 
 def _claim_data(key: str, c: CheckedClaim) -> dict[str, object]:
-    return {"id": key, "text": c.claim.text, "evidence": [e.text for e in c.evidence]}
+    # Only the span the contradiction rests on (first, by the verify stage): the other candidates
+    # would offer values that have nothing to do with this claim.
+    return {"id": key, "text": c.claim.text, "evidence": [c.evidence[0].text]}
 
 
 def _with_rewrite(c: CheckedClaim, text: str) -> CheckedClaim:
     new = " ".join(text.split())
-    if not grounded(c.claim.text, new, [e.text for e in c.evidence]):
+    if not grounded(c.claim.text, new, [c.evidence[0].text]):
         return c
     fix = SlotFix(
         start=0, end=len(c.claim.text), wrong=c.claim.text, right=new, evidence_doc_id=c.evidence[0].doc_id

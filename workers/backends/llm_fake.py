@@ -20,7 +20,7 @@ import re
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -40,6 +40,7 @@ class Scripted:
     delay_s: float = 0.0
     usage: tuple[int, int] | None = None
     finish_reason: str = "stop"
+    raw: Mapping[str, Any] | None = None  # the whole response body, for malformed responses
 
 
 @dataclass(frozen=True)
@@ -95,15 +96,24 @@ class FakeLLMServer:
             self._queues.setdefault(task, deque()).extend(replies)
 
     def round_trips(self) -> int:
-        """The longest chain of requests each sent after the previous one returned: sequential depth."""
+        """Sequential round trips among all requests so far (see `depth`)."""
+        return self.depth(self.requests)
+
+    @staticmethod
+    def depth(requests: Sequence[Recorded]) -> int:
+        """The longest chain of requests each sent after the previous one returned: concurrent
+        requests count once, requests one after another count each."""
         depth, last_end = 0, float("-inf")
-        for r in sorted(self.requests, key=lambda r: r.finished):
+        for r in sorted(requests, key=lambda r: r.finished):
             if r.started >= last_end:
                 depth, last_end = depth + 1, r.finished
         return depth
 
     def start(self) -> FakeLLMServer:
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-llm", daemon=True)
+        # A short poll interval: shutdown() waits up to one interval.
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-llm", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -118,14 +128,14 @@ class FakeLLMServer:
         self.stop()
 
     def _next(self, body: dict[str, Any]) -> Scripted:
+        if self.reject_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
+            return Scripted(status=400, content="response_format json_schema is not supported")
         task = _task(body)
         with self._lock:
             for key in (task, None):
                 queue = self._queues.get(key)
                 if queue:
                     return queue.popleft()
-        if self.reject_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
-            return Scripted(status=400, content="response_format json_schema is not supported")
         return self.responder(body)
 
     def _record(self, rec: Recorded) -> None:
@@ -145,10 +155,11 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             time.sleep(server.delay_s + reply.delay_s)
             status = reply.status
             out = _completion(body, reply) if status == 200 else _error(reply.content or "scripted error")
-            sent = self._send(status, out, reply.headers)
-            server._record(
-                Recorded(body, dict(self.headers), started, time.perf_counter(), status if sent else 0)
-            )
+            out = dict(reply.raw) if reply.raw is not None else out
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            # Recorded before the reply goes out, so a client that has its reply sees its request.
+            server._record(Recorded(body, headers, started, time.perf_counter(), status))
+            self._send(status, out, reply.headers)
 
         def _send(self, status: int, out: dict[str, Any], headers: Mapping[str, str]) -> bool:
             data = orjson.dumps(out)
@@ -204,7 +215,8 @@ def _completion(body: Mapping[str, Any], reply: Scripted) -> dict[str, Any]:
 
 # ---- the oracle: a rule-based stand-in for a model ----------------------------------------------
 
-_SENTENCE = re.compile(r"[^.!?]+(?:[.!?](?=\s|$))?")
+# Up to a . ! or ? that ends the text or precedes a space: "$4.2 billion" stays whole.
+_SENTENCE = re.compile(r"(?:[^.!?]|[.!?](?!\s|$))+[.!?]?")
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _WORDS = re.compile(r"[a-z]{4,}")
 
@@ -228,7 +240,7 @@ def _queries(text: str, question: str) -> list[dict[str, str]]:
     return [
         {"kind": "direct", "text": text},
         {"kind": "context", "text": question or text},
-        {"kind": "contradiction", "text": _NUM.sub("", text).strip() or text},
+        {"kind": "contradiction", "text": " ".join(_NUM.sub("", text).split()) + " (other value)"},
     ]
 
 
@@ -281,8 +293,9 @@ def _judge(claim: dict[str, Any]) -> dict[str, Any]:
 def _rewrite(data: dict[str, Any]) -> dict[str, Any]:
     out = []
     for c in data.get("claims", []):
-        evidence_nums = [n for e in c.get("evidence", []) for n in _NUM.findall(e)]
-        nums = _NUM.findall(c["text"])
-        text = c["text"].replace(nums[0], evidence_nums[0], 1) if nums and evidence_nums else ""
+        evidence = {n for e in c.get("evidence", []) for n in _NUM.findall(e)}
+        claimed = set(_NUM.findall(c["text"]))
+        wrong, right = sorted(claimed - evidence), sorted(evidence - claimed)
+        text = re.sub(rf"\b{re.escape(wrong[0])}\b", right[0], c["text"], count=1) if wrong and right else ""
         out.append({"claim_id": c["id"], "text": text})
     return {"rewrites": out}

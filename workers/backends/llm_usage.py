@@ -153,6 +153,8 @@ def record(stage: str, usage: Usage) -> None:
 
 
 def record_fallback(stage: str, reason: str) -> None:
+    # "; " separates the stages in Stats.fallback (metrics split on it), so a reason never holds one.
+    reason = " ".join(reason.replace(";", ",").split())[:300]
     log.warning("LLM %s fell back to the offline backend: %s", stage, reason)
     ledger = _CURRENT.get()
     if ledger is not None:

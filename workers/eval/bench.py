@@ -9,7 +9,7 @@ Throughput benchmarks register by adding their module name to `BENCH_MODULES`; e
 
 Usage::
 
-    python -m workers.eval.bench --data ../shared/data --out bench/results --limit 40
+    python -m workers.eval.bench --data ../shared/data --out bench/results --limit 100
 """
 
 from __future__ import annotations
@@ -31,7 +31,12 @@ __all__ = ["BENCH_MODULES", "EVAL_DATASETS", "main", "run_throughput", "summary_
 
 EVAL_DATASETS = ("faithbench", "factcheck-gpt", "halueval-qa")
 # Throughput benchmarks of the other modules; add yours here.
-BENCH_MODULES: list[str] = ["workers.agents.bench", "workers.backends.bench", "workers.stages.bench"]
+BENCH_MODULES: list[str] = [
+    "workers.agents.bench",
+    "workers.backends.bench",
+    "workers.stages.bench",
+    "workers.backends.llm_bench",  # LLM round trips: batched vs naive, 200 ms per call
+]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -40,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
         "--data", type=Path, default=Path("../shared/data"), help="folder holding the datasets"
     )
     parser.add_argument("--out", type=Path, default=Path("bench/results"), help="where the results go")
-    parser.add_argument("--limit", type=int, default=40, help="at most N items of each kind per dataset")
+    parser.add_argument("--limit", type=int, default=100, help="at most N items of each kind per dataset")
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--datasets", default=",".join(EVAL_DATASETS), help="comma-separated names")
@@ -131,8 +136,11 @@ def summary_table(evaluations: dict[str, Any], throughput: dict[str, Any]) -> st
     lines.append("")
     for dataset, result in evaluations.items():
         if "skipped" not in result:
-            extras = {**result["correction"], **result["cost"], "span_f1": result["span_f1"]}
-            lines.append(f"{dataset:<14} " + "  ".join(f"{k}={_cell(v)}" for k, v in extras.items()))
+            claim = {f"claim_{k}": v for k, v in (result["claim"] or {}).items()}
+            extras = {**result["correction"], **result["cost"], "span_f1": result["span_f1"], **claim}
+            extras["stance_accuracy"] = result["stance_accuracy"]
+            shown = "  ".join(f"{k}={_cell(v)}" for k, v in extras.items() if v is not None)
+            lines.append(f"{dataset:<14} {shown}")
     for name, result in throughput.items():
         lines.append(f"{name:<24} " + "  ".join(f"{k}={_cell(v)}" for k, v in result.items() if _scalar(v)))
     return "\n".join(lines)

@@ -39,16 +39,24 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--dataset", required=True, choices=DATASETS, help="the format of --data")
     parser.add_argument(
-        "--data", required=True, type=Path, help="the dataset's folder (jsonl: a file or folder)"
+        "--data",
+        required=True,
+        type=Path,
+        metavar="PATH",
+        help="the dataset's folder (jsonl: file or folder)",
     )
     parser.add_argument(
-        "--limit", type=int, default=None, help="at most N items of each kind (seeded sample)"
+        "--limit", type=int, default=None, metavar="N", help="at most N items of each kind (seeded sample)"
     )
     parser.add_argument("--backend", choices=("local", "openai"), default="local", help="model backend")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the --limit sample")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the --limit sample")
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all", help="half of the data")
-    parser.add_argument("--out", required=True, type=Path, help="where to write report.json")
-    parser.add_argument("--html", type=Path, default=None, help="also write a self-contained HTML page")
+    parser.add_argument(
+        "--out", required=True, type=Path, metavar="report.json", help="where to write report.json"
+    )
+    parser.add_argument(
+        "--html", type=Path, default=None, metavar="report.html", help="also write a self-contained HTML page"
+    )
     parser.set_defaults(func=run)
 
 

@@ -1,7 +1,8 @@
 """Stage 3, evidence retrieval: hybrid BM25 + dense over sentence windows of the answer's documents.
 
 Pure apart from the embedder it is given. Long documents are windowed end to end, never truncated;
-each window is embedded once per answer.
+each window is embedded once per answer. Candidates are windows of whole sentences; the tier-1
+similarity also looks at the sentences' clauses, since claims are often one clause long.
 
 Usage::
 
@@ -13,6 +14,7 @@ Usage::
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +32,11 @@ __all__ = ["Bm25", "EvidenceIndex", "Window", "build_index", "make_windows", "re
 
 # A window the embedder can read whole (MiniLM reads 256 word pieces, about 1000 characters).
 MAX_WINDOW_CHARS = 1000
+# Shorter clauses ("in 2023") say too little to be compared with a claim.
+MIN_PROBE_CHARS = 15
+_CLAUSE_BREAK = re.compile(
+    r"[,;:]\s+|\s+(?:as|while|whereas|but|although|though|because|and|which|after|before|when)\s+"
+)
 
 Floats = npt.NDArray[np.float64]
 
@@ -83,6 +90,8 @@ class Bm25:
 class EvidenceIndex:
     windows: tuple[Window, ...]
     vectors: Vectors
+    # Clauses of the documents' sentences, for tier-1 similarity only (see `clause_probes`).
+    probes: Vectors = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     bm25: Bm25 = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -97,16 +106,34 @@ def make_windows(
     A run longer than `max_chars` is kept only as its single sentences; a sentence longer than that is
     cut at spaces, so the whole of every document is in some window and every window can be read whole.
     """
+    sentences = [(doc, _sentences(doc.text)) for doc in documents]
+    return [w for doc, spans in sentences for w in _windows(doc, spans, max_sentences, max_chars)]
+
+
+def _windows(
+    doc: Document, spans: Sequence[tuple[int, int]], max_sentences: int, max_chars: int
+) -> list[Window]:
+    pieces = _pieces(doc.text, spans, max_chars=max_chars)
     windows: list[Window] = []
-    for doc in documents:
-        pieces = _pieces(doc.text, _sentences(doc.text), max_chars=max_chars)
-        for i in range(len(pieces)):
-            for last in range(i, min(i + max_sentences, len(pieces))):
-                start, end = pieces[i][0], pieces[last][1]
-                if last > i and end - start > max_chars:
-                    break
-                windows.append(Window(doc.id, start, end, doc.text[start:end]))
+    for i in range(len(pieces)):
+        for last in range(i, min(i + max_sentences, len(pieces))):
+            start, end = pieces[i][0], pieces[last][1]
+            if last > i and end - start > max_chars:
+                break
+            windows.append(Window(doc.id, start, end, doc.text[start:end]))
     return windows
+
+
+def clause_probes(documents: Sequence[Document]) -> list[str]:
+    """The clauses of every sentence that has more than one ("Margin improved to 14%" of "Margin improved
+    to 14% as costs fell."): what a claim extracted as one clause is compared with in tier 1."""
+    probes: list[str] = []
+    for doc in documents:
+        for start, end in _sentences(doc.text):
+            parts = [p.strip(" .!?") for p in _CLAUSE_BREAK.split(doc.text[start:end])]
+            if len(parts) > 1:
+                probes.extend(p for p in parts if len(p) >= MIN_PROBE_CHARS)
+    return probes
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -136,14 +163,17 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]], *, max_chars: int) -> l
 def build_index(
     documents: Sequence[Document], *, embedder: Embedder, settings: RetrievalSettings
 ) -> EvidenceIndex:
-    """The answer's windows and their vectors: one `encode` call, each distinct window text once."""
+    """The answer's windows (and clause probes) with their vectors: one `encode` call, each distinct
+    text once."""
     windows = tuple(make_windows(documents, max_sentences=settings.max_window_sentences))
     if not windows:
         return EvidenceIndex((), np.zeros((0, 0), dtype=np.float32))
-    distinct = list(dict.fromkeys(w.text for w in windows))
+    probes = clause_probes(documents) if settings.clause_probes else []
+    distinct = list(dict.fromkeys([*(w.text for w in windows), *probes]))
     encoded = _finite(embedder.encode(distinct))
     row = {text: i for i, text in enumerate(distinct)}
-    return EvidenceIndex(windows, encoded[[row[w.text] for w in windows]])
+    probe_rows = [row[p] for p in dict.fromkeys(probes)]
+    return EvidenceIndex(windows, encoded[[row[w.text] for w in windows]], encoded[probe_rows])
 
 
 def retrieve_many(
@@ -154,7 +184,8 @@ def retrieve_many(
     settings: RetrievalSettings,
 ) -> list[tuple[tuple[Evidence, ...], float]]:
     """Per claim: top-k candidate windows (best first, `score` = hybrid score) and the tier-1 similarity
-    (cosine of the claim with its best window). One `embedder.encode` call for all claims and queries."""
+    (cosine of the claim with its best window or clause probe, in [0, 1]). One `embedder.encode` call for
+    all claims and queries."""
     if not items or not index.windows:
         return [((), 0.0) for _ in items]
     texts = list(
@@ -180,7 +211,13 @@ def _retrieve_one(
     hybrid = settings.dense_weight * dense.max(axis=0) + (1.0 - settings.dense_weight) * lexical.max(axis=0)
     best = np.argsort(-hybrid, kind="stable")[: settings.top_k]
     candidates = tuple(_evidence(index.windows[i], float(hybrid[i])) for i in best)
-    return candidates, float(dense[0].max())
+    return candidates, max(float(dense[0].max()), _probe_similarity(index, vectors[row[claim.text]]))
+
+
+def _probe_similarity(index: EvidenceIndex, claim: Vectors) -> float:
+    if index.probes.shape[0] == 0:
+        return 0.0
+    return float(np.clip(index.probes @ claim, 0.0, 1.0).max())
 
 
 def _evidence(window: Window, score: float) -> Evidence:

@@ -169,6 +169,12 @@ _DATES = (
     (re.compile(rf"\b(?P<mon>{_MONTH_RE}),?\s+(?P<year>\d{{4}})\b"), "my"),
     (re.compile(rf"\b(?P<mon>{_MONTH_RE})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!,?\s*\d)"), "md"),
 )
+_YEAR_BEFORE = re.compile(
+    r"\b(?:in|since|by|from|until|till|to|of|during|year|fiscal|FY|early|late|mid|the|and|or|before|after|between"
+    r"|through|circa|c\.|around|as)\s+\Z|[-–(]\Z",
+    re.IGNORECASE,
+)
+_YEAR_AFTER = re.compile(r"\s*(?:[,.;:)!?–-]|\Z|(?:and|to|through|when|while|with|as|after|before)\b)")
 _NEGATION = re.compile(r"\b(?:not|never|no|without|cannot|nor)\b|(?<=\w)n['’]t\b", re.IGNORECASE)
 _NOT_ONLY = re.compile(r"\bnot\s+only\b", re.IGNORECASE)
 _QUANTIFIERS = {
@@ -208,10 +214,12 @@ _STOPWORDS = _words(
 def extract_slots(text: str) -> tuple[Slot, ...]:
     """Every slot in `text`, by position; figures never overlap dates, entities overlap neither."""
     taken: list[Slot] = []
-    for finder in (_dates, _figures, _entities):
-        taken.extend(s for s in finder(text) if not _overlaps(s, taken))
-    taken.extend(_negations(text))
-    taken.extend(s for s in _quantifiers(text) if not _overlaps(s, taken))
+    used = bytearray(len(text))
+    for finder in (_dates, _figures, _entities, _negations, _quantifiers):
+        for slot in finder(text):
+            if not any(used[slot.start : slot.end]):
+                taken.append(slot)
+                used[slot.start : slot.end] = b"\x01" * (slot.end - slot.start)
     return tuple(sorted(taken, key=lambda s: (s.start, s.end)))
 
 
@@ -255,16 +263,16 @@ def _when_value(when: When) -> str:
 
 
 def _figures(text: str) -> list[Slot]:
-    return [slot for m in _FIGURE.finditer(text) if (slot := _figure_slot(m)) is not None]
+    return [slot for m in _FIGURE.finditer(text) if (slot := _figure_slot(text, m)) is not None]
 
 
-def _figure_slot(m: re.Match[str]) -> Slot | None:
+def _figure_slot(text: str, m: re.Match[str]) -> Slot | None:
     pre, num, scale_raw, unit_raw = (m.group(g) or "" for g in ("pre", "num", "scale", "unit"))
     scale_word = scale_raw.strip()
     if scale_word == "m" and not pre and not unit_raw:  # "5 m" is metres; "$5m" is millions
         scale_raw, unit_raw, scale_word = "", scale_raw, ""
     value = float(num.replace(",", ""))
-    if not (pre or scale_word or unit_raw) and re.fullmatch(r"\d{4}", num) and 1000 <= value <= 2100:
+    if not (pre or scale_word or unit_raw) and _is_year(text, m.start(), m.end(), num):
         when = When(int(num), None, None, "y")
         return Slot(SlotKind.YEAR, num, m.start(), m.end(), m.group(0), when=when)
     unit = _canonical_unit(pre.strip() or unit_raw.strip())
@@ -273,6 +281,16 @@ def _figure_slot(m: re.Match[str]) -> Slot | None:
     figure = Figure(value * scale, unit, decimals, scale, pre, scale_raw + unit_raw, "," in num)
     kind = SlotKind.PERCENT if unit == "%" else SlotKind.FIGURE
     return Slot(kind, _figure_value(figure), m.start(), m.end(), m.group(0), figure=figure)
+
+
+def _is_year(text: str, start: int, end: int, num: str) -> bool:
+    """A bare four-digit number is a year after "in", "since", "the"... or standing alone; "1200 patients"
+    is a count."""
+    if not re.fullmatch(r"(1[0-9]|20)\d\d", num):
+        return False
+    if _YEAR_BEFORE.search(text, max(0, start - 16), start):
+        return True
+    return _YEAR_AFTER.match(text, end) is not None
 
 
 def _canonical_unit(raw: str) -> str | None:
@@ -367,13 +385,14 @@ def _is_acronym(word: str) -> bool:
 
 
 def _sentence_start(text: str, pos: int) -> bool:
-    gap_start = len(text[:pos].rstrip(" \t\r\n\"'“‘([*-•"))
-    if gap_start == 0 or "\n" in text[gap_start:pos]:
+    before = text[max(0, pos - 40) : pos]  # enough to see the end of the previous sentence
+    head = before.rstrip(" \t\r\n\"'“‘([*-•")
+    if not head or "\n" in before[len(head) :]:
         return True
-    if text[gap_start - 1] not in ".!?:":
+    if head[-1] not in ".!?:":
         return False
-    word = re.search(r"(\w+)\.?\Z", text[:gap_start])
-    return not (text[gap_start - 1] == "." and word is not None and word.group(1).lower() in _ABBREVIATIONS)
+    word = re.search(r"(\w+)\.?\Z", head)
+    return not (head[-1] == "." and word is not None and word.group(1).lower() in _ABBREVIATIONS)
 
 
 # ---- comparison and rendering ------------------------------------------------------------------

@@ -1,0 +1,240 @@
+"""The stream against a real broker: embedded noida-db (or KAFKA_BOOTSTRAP) and worker processes.
+
+One broker and one set of workers (extraction x1, verification x2, correction x1, the real pipeline)
+serve the whole module; each test uses its own answer ids. The sampler runs at 100% except for the
+tenant `sampled`, which is held at 5% to measure the sampler in the stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+import uuid
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import pytest
+from aiokafka import AIOKafkaProducer
+
+from workers.agents.bench import synthetic_answers
+from workers.agents.broker import kafka_bootstrap
+from workers.agents.client import Record, publish_lines, tail_records
+from workers.agents.cluster import LocalCluster
+from workers.agents.sampler import Sampler
+from workers.agents.topics import Topics, client_options
+from workers.messages import Answer, Corrected, DeadLetter, Route
+
+if TYPE_CHECKING:
+    from workers.pipeline import Pipeline
+    from workers.settings import Settings
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+MAX_MESSAGE_BYTES = 20_000
+
+
+@pytest.fixture(scope="module")
+def bootstrap() -> Iterator[str]:
+    with kafka_bootstrap() as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def stream_settings() -> Settings:
+    from workers.settings import Settings
+
+    return Settings(
+        sampler={"rate": 1.0, "tenant_rates": {"sampled": 0.05}},
+        limits={"max_message_bytes": MAX_MESSAGE_BYTES},
+        kafka={"topic_prefix": f"it-{uuid.uuid4().hex[:8]}."},
+    )
+
+
+@pytest.fixture(scope="module")
+def cluster(bootstrap: str, stream_settings: Settings) -> Iterator[LocalCluster]:
+    env = {
+        "WOODPECKER_SAMPLER__RATE": "1.0",
+        "WOODPECKER_SAMPLER__TENANT_RATES": '{"sampled": 0.05}',
+        "WOODPECKER_LIMITS__MAX_MESSAGE_BYTES": str(MAX_MESSAGE_BYTES),
+        "WOODPECKER_KAFKA__TOPIC_PREFIX": stream_settings.kafka.topic_prefix,
+    }
+    with LocalCluster(bootstrap=bootstrap, env=env) as running:
+        running.start("extraction")
+        running.start("verification", replicas=2)
+        running.start("correction")
+        running.wait_assigned(timeout_s=180)
+        yield running
+
+
+def _topics(settings: Settings) -> Topics:
+    return Topics.from_settings(settings.kafka)
+
+
+async def _publish(settings: Settings, bootstrap: str, answers: list[Answer]) -> None:
+    result = await publish_lines(
+        settings.kafka,
+        bootstrap=bootstrap,
+        topic=_topics(settings).answers,
+        lines=[a.to_json() for a in answers],
+    )
+    assert result.sent == len(answers)
+
+
+async def _collect(
+    settings: Settings, bootstrap: str, *, topic: str, ids: set[str], timeout_s: float = 240.0
+) -> dict[str, Record]:
+    """First record per wanted id from `topic`, reading from the beginning until all are in."""
+    found: dict[str, Record] = {}
+    records = tail_records(
+        settings.kafka, bootstrap=bootstrap, topic=topic, from_beginning=True, idle_timeout_s=timeout_s
+    )
+    async with asyncio.timeout(timeout_s):
+        async for record in records:
+            if record.key in ids:
+                found[record.key] = record
+            if len(found) == len(ids):
+                break
+    return found
+
+
+def _decisions(out: Corrected) -> tuple[Any, ...]:
+    return out.corrected, [(c.id, c.verdict, c.action, c.replacement) for c in out.claims], out.needs_review
+
+
+async def test_200_answers_come_out_once_each_as_corrected_in_process(
+    cluster: LocalCluster, bootstrap: str, stream_settings: Settings, real_pipeline: Pipeline
+) -> None:
+    answers = synthetic_answers(200, prefix=f"full-{uuid.uuid4().hex[:6]}")
+    await _publish(stream_settings, bootstrap, answers)
+    ids = {a.id for a in answers}
+    found = await _collect(stream_settings, bootstrap, topic=_topics(stream_settings).corrected, ids=ids)
+    assert set(found) == ids
+    streamed = {i: Corrected.from_json(r.value) for i, r in found.items()}
+    assert all(out.id == i and out.route is Route.FULL for i, out in streamed.items())
+    mismatched = [a.id for a in answers if _decisions(streamed[a.id]) != _decisions(real_pipeline.process(a))]
+    assert mismatched == []
+    assert sum(out.corrected != out.original for out in streamed.values()) >= 100
+
+
+def test_both_verification_workers_got_partitions_and_claims(cluster: LocalCluster) -> None:
+    verifiers = [w for w in cluster.workers if w.agents == "verification"]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(
+        (w.status() or {}).get("counts", {}).get("claims_verified") for w in verifiers
+    ):
+        time.sleep(0.5)
+    assert len(verifiers) == 2
+    for worker in verifiers:
+        status = worker.status() or {}
+        [claims_topic] = status["sources"]
+        assert status["assigned"][claims_topic], worker.name
+        assert status["counts"]["claims_verified"] > 0, worker.name
+    partitions = [set(w.assigned()[claims_topic]) for w in verifiers]
+    assert not partitions[0] & partitions[1]
+
+
+async def test_sigterm_mid_stream_and_restart_loses_no_answer(
+    cluster: LocalCluster, bootstrap: str, stream_settings: Settings
+) -> None:
+    answers = synthetic_answers(150, prefix=f"kill-{uuid.uuid4().hex[:6]}")
+    correction = next(w for w in cluster.workers if w.agents == "correction")
+    extraction = next(w for w in cluster.workers if w.agents == "extraction")
+    before = int(((correction.status() or {}).get("counts") or {}).get("gathered", 0))
+    await _publish(stream_settings, bootstrap, answers)
+    await _wait_for(
+        lambda: int(((correction.status() or {}).get("counts") or {}).get("gathered", 0)) >= before + 20
+    )
+    assert correction.stop(sig=signal.SIGTERM) == 0
+    assert extraction.stop(sig=signal.SIGTERM) == 0
+    cluster.restart(correction)
+    cluster.restart(extraction)
+    cluster.wait_assigned(timeout_s=180)
+    ids = {a.id for a in answers}
+    found = await _collect(stream_settings, bootstrap, topic=_topics(stream_settings).corrected, ids=ids)
+    assert set(found) == ids
+
+
+async def _wait_for(condition: Any, *, timeout_s: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.2)
+
+
+POISON: list[tuple[str, bytes]] = [
+    ("invalid_json", b'{"id": "p-json", "query": "q", "answer": '),
+    ("invalid_utf8", b'{"id": "p-utf8", "query": "q", "answer": "caf\xe9"}'),
+    ("schema", b'{"id": "p-schema", "query": "q"}'),
+    ("too_large", orjson.dumps({"id": "p-large", "query": "q", "answer": "x" * (MAX_MESSAGE_BYTES + 10)})),
+    (
+        "too_deep",
+        orjson.dumps(
+            {"id": "p-deep", "query": "q", "answer": "a", "metadata": {"a": [[[[[[[[[[[[1]]]]]]]]]]]]}}
+        ),
+    ),
+]
+
+
+async def test_poison_messages_are_dead_lettered_while_good_ones_flow(
+    cluster: LocalCluster, bootstrap: str, stream_settings: Settings
+) -> None:
+    good = synthetic_answers(10, prefix=f"good-{uuid.uuid4().hex[:6]}")
+    topics = _topics(stream_settings)
+    trace = uuid.uuid4().hex[:8]
+    producer = AIOKafkaProducer(**client_options(stream_settings.kafka, bootstrap=bootstrap))
+    await producer.start()
+    try:
+        for i, answer in enumerate(good):
+            await producer.send_and_wait(topics.answers, answer.to_json(), key=answer.id.encode())
+            if i < len(POISON):
+                await producer.send_and_wait(
+                    topics.answers, POISON[i][1], headers=[("trace", f"{trace}-{i}".encode())]
+                )
+    finally:
+        await producer.stop()
+    outputs = await _collect(stream_settings, bootstrap, topic=topics.corrected, ids={a.id for a in good})
+    assert set(outputs) == {a.id for a in good}
+    letters = await _dead_letters(stream_settings, bootstrap, trace=trace, count=len(POISON))
+    for i, (kind, raw) in enumerate(POISON):
+        letter = letters[f"{trace}-{i}"]
+        assert (letter.kind, letter.stage) == (kind, "parse"), letter.reason
+        assert letter.reason and letter.original_size == len(raw)
+
+
+async def _dead_letters(
+    settings: Settings, bootstrap: str, *, trace: str, count: int
+) -> dict[str, DeadLetter]:
+    """Dead letters of this test, by their `trace` header (bad JSON has no id to key them by)."""
+    found: dict[str, DeadLetter] = {}
+    topic = _topics(settings).deadletter
+    records = tail_records(
+        settings.kafka, bootstrap=bootstrap, topic=topic, from_beginning=True, distinct=False
+    )
+    async with asyncio.timeout(120):
+        async for record in records:
+            letter = DeadLetter.from_json(record.value)
+            if letter.headers.get("trace", "").startswith(trace):
+                found[letter.headers["trace"]] = letter
+            if len(found) == count:
+                break
+    return found
+
+
+async def test_sampler_share_in_the_stream_matches_the_setting_and_the_hash(
+    cluster: LocalCluster, bootstrap: str, stream_settings: Settings
+) -> None:
+    # Fixed ids, so the share is one fixed number on every run (the topics are fresh per run).
+    answers = [
+        a.model_copy(update={"documents": ()})
+        for a in synthetic_answers(2000, prefix="sampled", tenant="sampled")
+    ]
+    await _publish(stream_settings, bootstrap, answers)
+    found = await _collect(
+        stream_settings, bootstrap, topic=_topics(stream_settings).corrected, ids={a.id for a in answers}
+    )
+    corrected = {i for i, r in found.items() if Corrected.from_json(r.value).route is not Route.SAMPLED_OUT}
+    sampler = Sampler.from_settings(stream_settings.sampler)
+    assert corrected == {a.id for a in answers if sampler.sampled(a.id, tenant="sampled")}
+    assert abs(len(corrected) / len(answers) - 0.05) <= 0.015

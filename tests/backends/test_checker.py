@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+from workers.backends.checker import OfflineChecker
+from workers.messages import Claim, Evidence, Judgement
+from workers.protocols import CheckResult, VerdictComponent
+
+CHECKER = OfflineChecker()
+
+
+def _claim(text: str, cid: str = "c0") -> Claim:
+    return Claim(id=cid, text=text, start=0, end=len(text))
+
+
+def _window(text: str, *, doc: str = "d1", start: int = 120, score: float = 0.5) -> Evidence:
+    return Evidence(doc_id=doc, start=start, end=start + len(text), text=text, score=score)
+
+
+def _judge(claim: str, *windows: str) -> CheckResult:
+    return CHECKER.judge(_claim(claim), [_window(w) for w in windows])
+
+
+def _apply(claim: str, result: CheckResult) -> str:
+    for fix in sorted(result.fixes, key=lambda f: -f.start):
+        assert claim[fix.start : fix.end] == fix.wrong
+        claim = claim[: fix.start] + fix.right + claim[fix.end :]
+    return claim
+
+
+def test_is_a_verdict_component() -> None:
+    assert isinstance(CHECKER, VerdictComponent)
+    assert CHECKER.name == "offline-rules"
+
+
+def test_swapped_figure_is_a_contradiction_with_a_fix_in_the_claims_style() -> None:
+    claim = "Revenue was $4.2 bn in 2023."
+    result = _judge(claim, "Revenue was $3.9 billion in 2023.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "Revenue was $3.9 bn in 2023."
+    assert [f.evidence_doc_id for f in result.fixes] == ["d1"]
+    assert "$4.2 bn" in result.reason and "$3.9 billion" in result.reason
+    assert "[doc d1 120-153]" in result.reason
+    assert result.evidence is not None and result.evidence.doc_id == "d1"
+    assert 0.0 <= result.confidence <= 1.0
+
+
+def test_scale_equivalence_is_support() -> None:
+    result = _judge("Revenue was 4.2 bn in 2023.", "In 2023 revenue was 4,200,000,000 dollars.")
+    assert result.label is Judgement.SUPPORT
+    assert not result.fixes
+    assert "match" in result.reason
+
+
+def test_wrong_entity_is_a_contradiction_with_a_fix() -> None:
+    claim = "Acme is headquartered in Mumbai."
+    result = _judge(claim, "Acme's head office is in Delhi, close to the airport.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "Acme is headquartered in Delhi."
+
+
+def test_a_name_the_evidence_spells_out_is_found() -> None:
+    result = _judge("The board of Acme Corp met in Delhi.", "Acme Corp's board met in Delhi on Monday.")
+    assert result.label is Judgement.SUPPORT
+
+
+def test_claim_absent_from_the_documents_is_not_supported() -> None:
+    result = _judge("The Great Wall is visible from the Moon.", "Quarterly revenue was $3.9 billion in 2023.")
+    assert result.label in (Judgement.NEUTRAL, Judgement.INSUFFICIENT)
+    assert not result.fixes
+
+
+def test_no_candidates_is_insufficient() -> None:
+    result = CHECKER.judge(_claim("Revenue was $4.2 bn."), [])
+    assert result.label is Judgement.INSUFFICIENT
+    assert result.evidence is None
+
+
+def test_a_claim_slot_absent_from_the_evidence_is_insufficient() -> None:
+    result = _judge("The company was founded in 1991 in Boston.", "The company was founded in Boston.")
+    assert result.label is Judgement.INSUFFICIENT
+    assert "1991" in result.reason
+
+
+def test_negation_flip_is_a_contradiction() -> None:
+    claim = "The drug was not approved by the FDA in 2019."
+    result = _judge(claim, "The drug was approved by the FDA in 2019.")
+    assert result.label is Judgement.CONTRADICT
+    assert "negation" in result.reason
+    assert _apply(claim, result) == "The drug was approved by the FDA in 2019."
+    flipped = _judge(
+        "The drug was approved by the FDA in 2019.", "The drug wasn't approved by the FDA in 2019."
+    )
+    assert flipped.label is Judgement.CONTRADICT
+
+
+def test_a_negation_elsewhere_in_the_window_is_no_flip() -> None:
+    result = _judge(
+        "The drug was approved by the FDA in 2019.",
+        "The drug was approved by the FDA in 2019, with no side effects reported.",
+    )
+    assert result.label is Judgement.SUPPORT
+
+
+def test_quantifier_flip_is_a_contradiction() -> None:
+    claim = "All employees received a bonus in 2022."
+    result = _judge(claim, "Some employees received a bonus in 2022.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "Some employees received a bonus in 2022."
+
+
+def test_a_year_in_another_role_does_not_support() -> None:
+    claim = "The company was founded in 1991."
+    result = _judge(claim, "The company was founded in 1994. It moved to Boston in 1991.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "The company was founded in 1994."
+
+
+def test_figures_bind_to_their_year() -> None:
+    table = "Revenue was $4.2 billion in 2023 and $3.9 billion in 2022."
+    assert _judge("Revenue was $4.2 bn in 2023.", table).label is Judgement.SUPPORT
+    wrong = _judge("Revenue was $3.9 bn in 2023.", table)
+    assert wrong.label is Judgement.CONTRADICT
+    assert _apply("Revenue was $3.9 bn in 2023.", wrong) == "Revenue was $4.2 bn in 2023."
+
+
+def test_counts_of_different_things_are_not_compared() -> None:
+    result = _judge("The study enrolled 1,200 patients.", "The trial enrolled 1200 patients across 40 sites.")
+    assert result.label is Judgement.SUPPORT
+
+
+def test_the_supporting_window_wins_and_is_cited() -> None:
+    claim = _claim("Revenue rose 12% in 2023.")
+    windows = [
+        _window("The weather in 2023 was mild.", doc="d9", score=0.9),
+        _window("Revenue increased by 12 percent in 2023.", doc="d2", start=10, score=0.4),
+    ]
+    result = CHECKER.judge(claim, windows)
+    assert result.label is Judgement.SUPPORT
+    assert result.evidence == windows[1]
+    assert "[doc d2 10-50]" in result.reason
+
+
+def test_similar_words_alone_never_support() -> None:
+    result = _judge("Revenue was $4.2 bn in 2023.", "Revenue was reported in 2023.")
+    assert result.label is not Judgement.SUPPORT
+
+
+def test_judge_many_keeps_order() -> None:
+    items = [
+        (_claim("Revenue was $4.2 bn in 2023.", "a"), [_window("Revenue was $3.9 billion in 2023.")]),
+        (_claim("Revenue was $4.2 bn in 2023.", "b"), []),
+        (_claim("Revenue was $4.2 bn in 2023.", "c"), [_window("Revenue was $4.2 billion in 2023.")]),
+    ]
+    labels = [r.label for r in CHECKER.judge_many(items)]
+    assert labels == [Judgement.CONTRADICT, Judgement.INSUFFICIENT, Judgement.SUPPORT]

@@ -1,0 +1,179 @@
+from __future__ import annotations
+
+import pytest
+
+from workers.stages.slots import (
+    Slot,
+    SlotKind,
+    content_terms,
+    extract_slots,
+    polarity,
+    render_like,
+    stem,
+    terms_match,
+    values_match,
+)
+
+
+def _one(text: str, kind: SlotKind | None = None) -> Slot:
+    found = [s for s in extract_slots(text) if kind is None or s.kind is kind]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "unit"),
+    [
+        ("revenue of 4.2 bn", 4_200_000_000, None),
+        ("revenue of $4.2 billion", 4_200_000_000, "USD"),
+        ("revenue of $4.2bn.", 4_200_000_000, "USD"),
+        ("revenue of 4,200,000 dollars", 4_200_000, "USD"),
+        ("3.5 million users", 3_500_000, None),
+        ("a fine of €3 million", 3_000_000, "EUR"),
+        ("take 5 mg daily", 5, "mg"),
+        ("a 2.7 km bridge", 2.7, "km"),
+        ("it cost $5m", 5_000_000, "USD"),
+        ("1200 patients enrolled", 1200, None),
+    ],
+)
+def test_figures_have_scale_and_unit(text: str, number: float, unit: str | None) -> None:
+    slot = _one(text, SlotKind.FIGURE)
+    assert slot.figure is not None
+    assert slot.figure.number == pytest.approx(number)
+    assert slot.figure.unit == unit
+    assert text[slot.start : slot.end] == slot.text
+
+
+@pytest.mark.parametrize("text", ["up 12%", "up 12 percent", "up 12 per cent"])
+def test_percentages_are_one_kind(text: str) -> None:
+    slot = _one(text, SlotKind.PERCENT)
+    assert slot.value == "12%"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("born on March 2, 1991 in", "1991-03-02"),
+        ("born on 2 March 1991 in", "1991-03-02"),
+        ("born on 2019-03-02.", "2019-03-02"),
+        ("released in May 2019.", "2019-05"),
+    ],
+)
+def test_dates_are_normalised(text: str, value: str) -> None:
+    slot = _one(text, SlotKind.DATE)
+    assert slot.value == value
+    assert not [s for s in extract_slots(text) if s.kind in (SlotKind.YEAR, SlotKind.FIGURE)]
+
+
+def test_bare_years_are_years_and_counts_are_not() -> None:
+    assert _one("Revenue rose in 2019.", SlotKind.YEAR).value == "2019"
+    assert _one("The 2019 report", SlotKind.YEAR).value == "2019"
+    assert not [s for s in extract_slots("It enrolled 1200 patients") if s.kind is SlotKind.YEAR]
+
+
+def test_entities_skip_a_lone_capital_at_sentence_start() -> None:
+    text = "Acme is headquartered in Mumbai. The board met NASA and Bank of America staff."
+    names = [s.text for s in extract_slots(text) if s.kind is SlotKind.ENTITY]
+    assert names == ["Mumbai", "NASA", "Bank of America"]
+
+
+def test_entities_keep_multi_word_names_at_sentence_start_and_drop_possessives() -> None:
+    text = "New York Life sold Acme's stake. Dr. Smith agreed."
+    names = {s.text: s.value for s in extract_slots(text) if s.kind is SlotKind.ENTITY}
+    assert names == {"New York Life": "new york life", "Acme": "acme", "Smith": "smith"}
+
+
+def test_negations_and_quantifiers() -> None:
+    text = "All staff did not and never will work without pay; not only some, but none."
+    slots = extract_slots(text)
+    negations = [s.text for s in slots if s.kind is SlotKind.NEGATION]
+    quantifiers = [(s.text, s.value) for s in slots if s.kind is SlotKind.QUANTIFIER]
+    assert negations == ["not", "never", "without"]  # "not only" is no negation
+    assert quantifiers == [("All", "universal"), ("some", "existential"), ("none", "zero")]
+    assert _one("It didn't work.", SlotKind.NEGATION).text == "n't"
+
+
+def test_polarity_counts_negations_and_none() -> None:
+    assert polarity(extract_slots("It works."))
+    assert not polarity(extract_slots("It does not work."))
+    assert not polarity(extract_slots("None of it works."))
+    assert polarity(extract_slots("It is not true that it never works."))
+
+
+def test_offsets_are_exact_for_every_slot() -> None:
+    text = "On March 2, 1991, Acme Corp's revenue was $4.2 bn, up 12%, and it wasn't all in the U.K."
+    slots = extract_slots(text)
+    assert len(slots) >= 6
+    assert all(text[s.start : s.end] == s.text for s in slots)
+    assert [s.start for s in slots] == sorted(s.start for s in slots)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("4.2 bn", "4,200,000,000", True),
+        ("$4.2 bn", "$4.2 billion", True),
+        ("$4.2 bn", "$3.9 billion", False),
+        ("$4.2 bn", "4,213,000,000 dollars", True),  # equal at the claim's precision
+        ("€1.2bn", "$1.2 billion", False),
+        ("2.7 km", "2,700 metres", True),
+        ("12%", "12 percent", True),
+        ("12%", "15 percent", False),
+        ("5 kg", "5 km", None),
+        ("12%", "12 apples", None),
+    ],
+)
+def test_values_match(a: str, b: str, expected: bool | None) -> None:
+    assert values_match(extract_slots(a)[0], extract_slots(b)[0]) is expected
+
+
+def test_dates_match_years_on_what_both_say() -> None:
+    date = _one("on March 2, 1991 it", SlotKind.DATE)
+    assert values_match(date, _one("in 1991 it", SlotKind.YEAR)) is True
+    assert values_match(date, _one("in 1992 it", SlotKind.YEAR)) is False
+    assert values_match(date, _one("on 1991-03-05.", SlotKind.DATE)) is False
+    assert values_match(_one("in 1991 it", SlotKind.YEAR), _one("1991 people", SlotKind.FIGURE)) is None
+
+
+def test_entities_match_on_contained_names_and_initials() -> None:
+    smith = _one("met John Smith there", SlotKind.ENTITY)
+    assert values_match(smith, _one("met Smith there", SlotKind.ENTITY)) is True
+    assert values_match(smith, _one("met Jane Doe there", SlotKind.ENTITY)) is False
+    ibm = _one("at IBM today", SlotKind.ENTITY)
+    assert values_match(ibm, _one("at International Business Machines today", SlotKind.ENTITY)) is True
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "written"),
+    [
+        ("$4.2 bn", "3.9 billion", "$3.9 bn"),
+        ("$4.20 bn", "$3.9 billion", "$3.90 bn"),
+        ("4,200,000", "3.9 million", "3,900,000"),
+        ("12%", "15 percent", "15%"),
+        ("2.7 km", "3,100 metres", "3.1 km"),
+        ("$4 bn", "350 million dollars", "350 million dollars"),  # "$0.35 bn" reads worse
+        ("€4.2 bn", "$3.9 billion", "$3.9 billion"),  # another currency: the evidence's words
+    ],
+)
+def test_render_like_writes_the_evidence_value_in_the_claims_style(
+    claim: str, evidence: str, written: str
+) -> None:
+    assert render_like(extract_slots(claim)[0], extract_slots(evidence)[0]) == written
+
+
+def test_render_like_dates_and_quantifiers() -> None:
+    date = _one("on March 2, 1991 it", SlotKind.DATE)
+    assert render_like(date, _one("on 1991-03-05.", SlotKind.DATE)) == "March 5, 1991"
+    assert render_like(date, _one("in 1992 it", SlotKind.YEAR)) == "1992"  # too little to write a full date
+    assert render_like(_one("in 1991 it", SlotKind.YEAR), _one("in 1994 it", SlotKind.YEAR)) == "1994"
+    assert (
+        render_like(_one("All staff", SlotKind.QUANTIFIER), _one("some staff", SlotKind.QUANTIFIER)) == "Some"
+    )
+
+
+def test_content_terms_drop_stopwords_and_stem() -> None:
+    stems = [t.stem for t in content_terms("The companies' revenues were approved, and it was not rising.")]
+    assert stems == ["company", "revenu", "approv", "ris"]
+    assert stem("approves") == stem("approved") == stem("approve")
+    assert terms_match("head", "headquarter")
+    assert not terms_match("19", "1991")

@@ -1,0 +1,89 @@
+"""`make run`: a real broker, the three agents as separate processes, the examples in, diffs out.
+
+Usage::
+
+    python -m workers.agents.demo [examples/answers.jsonl]
+    KAFKA_BOOTSTRAP=kafka:9092 python -m workers.agents.demo      # an existing cluster instead
+
+Starts the embedded noida-db broker (unless KAFKA_BOOTSTRAP is set), one extraction, two verification
+and one correction worker with the sampler at 100%, publishes the file with `woodpecker publish`,
+shows each corrected answer as it arrives with `woodpecker tail`, lists anything dead-lettered, and
+stops the workers (SIGTERM) and the broker. Topics get a fresh prefix per run, so repeated runs
+against one cluster never mix.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from workers.agents.broker import kafka_bootstrap
+from workers.agents.cluster import LocalCluster
+from workers.errors import InvalidMessage
+from workers.settings import Settings
+from workers.validate import parse_answer
+
+__all__ = ["main"]
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "answers.jsonl"
+
+
+def _say(text: str) -> None:
+    print(f"\n== {text}", file=sys.stderr, flush=True)
+
+
+def _valid_count(path: Path) -> int:
+    """How many lines will come out corrected (the rest go to the dead-letter topic)."""
+    limits = Settings.load().limits
+    count = 0
+    for line in path.read_bytes().splitlines():
+        if not line.strip():
+            continue
+        try:
+            parse_answer(line, limits=limits)
+        except InvalidMessage:
+            continue
+        count += 1
+    return count
+
+
+def _woodpecker(args: Sequence[str], *, env: Mapping[str, str], timeout_s: float) -> int:
+    command = [sys.executable, "-m", "workers.cli", *args]
+    return subprocess.run(command, env=dict(env), timeout=timeout_s, check=False).returncode
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    path = Path((list(argv) if argv is not None else sys.argv[1:] or [str(EXAMPLES)])[0])
+    expected = _valid_count(path)
+    prefix = f"demo-{uuid.uuid4().hex[:8]}."
+    env = {"WOODPECKER_SAMPLER__RATE": "1.0", "WOODPECKER_KAFKA__TOPIC_PREFIX": prefix}
+    _say("starting the broker" if not os.environ.get("KAFKA_BOOTSTRAP") else "using KAFKA_BOOTSTRAP")
+    with kafka_bootstrap() as bootstrap, LocalCluster(bootstrap=bootstrap, env=env) as cluster:
+        _say(f"broker at {bootstrap}; starting workers: extraction x1, verification x2, correction x1")
+        started = time.monotonic()
+        cluster.start("extraction")
+        cluster.start("verification", replicas=2)
+        cluster.start("correction")
+        cluster.wait_assigned(timeout_s=180)
+        _say(f"workers ready after {time.monotonic() - started:.1f} s; publishing {path}")
+        child_env = cluster.child_env()
+        _woodpecker(["publish", str(path)], env=child_env, timeout_s=120)
+        _say(f"corrected answers as they arrive ({expected} expected)")
+        code = _woodpecker(
+            ["tail", "--from-beginning", f"--limit={expected}", "--timeout=120"], env=child_env, timeout_s=300
+        )
+        _say("dead-lettered input, if any")
+        _woodpecker(
+            ["tail", "--topic=deadletter", "--from-beginning", "--timeout=2"], env=child_env, timeout_s=60
+        )
+        _say("stopping workers and broker")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
