@@ -158,6 +158,8 @@ class CitationSettings(BaseModel):
     flag_format: str = "[citation needed]"
     # Documents besides the cited ones tried per claim when looking for one to re-point to.
     max_repair_docs: int = Field(2, ge=0, le=10)
+    # At most this many (claim, document) checks per answer, in text order; the rest stay "not checked".
+    max_checks: int = Field(400, ge=0)
 
 
 class StageModel(BaseModel):

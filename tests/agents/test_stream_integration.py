@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -27,7 +30,6 @@ from workers.agents.topics import Topics, client_options
 from workers.messages import Answer, Corrected, DeadLetter, Route
 
 if TYPE_CHECKING:
-    from workers.pipeline import Pipeline
     from workers.settings import Settings
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -104,18 +106,31 @@ def _decisions(out: Corrected) -> tuple[Any, ...]:
 
 
 async def test_200_answers_come_out_once_each_as_corrected_in_process(
-    cluster: LocalCluster, bootstrap: str, stream_settings: Settings, real_pipeline: Pipeline
+    cluster: LocalCluster, bootstrap: str, stream_settings: Settings, tmp_path: Path
 ) -> None:
     answers = synthetic_answers(200, prefix=f"full-{uuid.uuid4().hex[:6]}")
     await _publish(stream_settings, bootstrap, answers)
     ids = {a.id for a in answers}
     found = await _collect(stream_settings, bootstrap, topic=_topics(stream_settings).corrected, ids=ids)
     assert set(found) == ids
+    assert all(orjson.loads(r.value)["id"] == key for key, r in found.items())
     streamed = {i: Corrected.from_json(r.value) for i, r in found.items()}
-    assert all(out.id == i and out.route is Route.FULL for i, out in streamed.items())
-    mismatched = [a.id for a in answers if _decisions(streamed[a.id]) != _decisions(real_pipeline.process(a))]
-    assert mismatched == []
+    assert all(out.route is Route.FULL for out in streamed.values())
+    in_process = _woodpecker_correct(answers, tmp_path, env=cluster.child_env())
+    assert [a.id for a in answers if _decisions(streamed[a.id]) != _decisions(in_process[a.id])] == []
     assert sum(out.corrected != out.original for out in streamed.values()) >= 100
+
+
+def _woodpecker_correct(
+    answers: list[Answer], tmp_path: Path, *, env: dict[str, str]
+) -> dict[str, Corrected]:
+    """`woodpecker correct` on the same answers, in its own process (as a user would run it)."""
+    source, target = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    source.write_bytes(b"".join(a.to_json() + b"\n" for a in answers))
+    command = [sys.executable, "-m", "workers.cli", "correct", "--in", str(source), "--out", str(target)]
+    subprocess.run(command, env=env, check=True, timeout=600, capture_output=True)
+    outputs = [Corrected.from_json(line) for line in target.read_bytes().splitlines()]
+    return {out.id: out for out in outputs}
 
 
 def test_both_verification_workers_got_partitions_and_claims(cluster: LocalCluster) -> None:

@@ -169,7 +169,8 @@ def test_citation_tasks_one_per_claim_and_document_restricted_to_it() -> None:
         settings=CitationSettings(max_repair_docs=1), threshold=0.5,
     )  # fmt: skip
     assert embedder.calls == calls + 1  # every claim and query encoded once for all documents
-    by_doc = {parse_cite_id(t.claim.id): t for t in extra}
+    by_doc = {key: t for t in extra if (key := parse_cite_id(t.claim.id)) is not None}
+    assert len(by_doc) == len(extra)
     assert ("c0", 2) in by_doc  # the cited document
     assert len(by_doc) == 2  # and one other to re-point to
     for (_, doc), task in by_doc.items():

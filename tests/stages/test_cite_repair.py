@@ -16,6 +16,7 @@ from workers.messages import (
     CitationAction,
     CitationSpan,
     CitationVerdict,
+    ClaimMessage,
     ClaimTask,
     Corrected,
     Document,
@@ -216,3 +217,37 @@ def test_shift_offset_and_apply_edits() -> None:
     assert shift_offset(10, edits, right=False) == 5
     assert shift_offset(10, edits, right=True) == 6
     assert shift_offset(4, edits, right=False) == 2
+
+
+def _phases(answer_for_finish: Any) -> Corrected:
+    """prepare / verify / finish as the agents run them: tasks through claim.v1 JSON, two replicas."""
+    text = "Northwind reported revenue of $4.2 billion in 2023 [2]."
+    settings = Settings.load(routing={"enabled": False}, thresholds={"default": 0.0, "by_claim_type": {}})
+    pipeline = Pipeline(
+        settings=settings, embedder=HashEmbedder(), checker=ScriptedChecker({"c0": YES, "c0@0": YES})
+    )
+    answer = Answer(id="t", query="q", answer=text, documents=DOCS)
+    prepared = pipeline.prepare(answer)
+    wire = [
+        ClaimMessage(answer_id="t", expected=len(prepared.tasks), task=t).to_json() for t in prepared.tasks
+    ]
+    tasks = [ClaimMessage.from_json(raw).task for raw in wire]
+    checked = pipeline.verify(tasks[::2]) + pipeline.verify(tasks[1::2])
+    return pipeline.finish(answer_for_finish(answer), prepared.route, checked)
+
+
+def test_phases_split_across_agents_carry_citations_as_tasks() -> None:
+    blank = tuple(d.model_copy(update={"text": ""}) for d in DOCS)
+    out = _phases(lambda a: a.model_copy(update={"documents": blank}))
+    assert out.corrected == "Northwind reported revenue of $4.2 billion in 2023 [1]."
+    # Without the document ids the references cannot be resolved: the markers stay, marked unchecked.
+    bare = _phases(lambda a: a.model_copy(update={"documents": ()}))
+    assert bare.corrected == bare.original
+    assert bare.citations[0].reason.startswith("not checked")
+
+
+def test_checks_over_the_cap_leave_the_citation_alone() -> None:
+    text = "Northwind employs 5,000 people [2, 3]."
+    out = _run(text, {"c0": YES, "c0@1": YES, "c0@2": NO}, max_checks=1)
+    assert out.corrected == text
+    assert out.citations[0].action is CitationAction.KEEP

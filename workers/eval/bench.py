@@ -36,6 +36,7 @@ BENCH_MODULES: list[str] = [
     "workers.backends.bench",
     "workers.stages.bench",
     "workers.backends.llm_bench",  # LLM round trips: batched vs naive, 200 ms per call
+    "workers.backends.cache_bench",  # answers/s, cold vs warm caches, documents repeating
 ]
 
 

@@ -368,7 +368,7 @@ def _wanted(
         for base in (t for t in tasks if t.claim.id not in cited):
             for doc in _repair_docs(found, base, skip=(), limit=max(1, settings.max_repair_docs)):
                 pairs.setdefault((base.claim.id, doc), base)
-    return [(base, doc) for (_, doc), base in pairs.items()]
+    return [(base, doc) for (_, doc), base in pairs.items()][: settings.max_checks]
 
 
 def _repair_docs(found: Found, base: ClaimTask, *, skip: Sequence[int], limit: int) -> list[int]:

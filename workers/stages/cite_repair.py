@@ -177,8 +177,9 @@ def _decide(ctx: _Ctx, cite: Citation) -> _Decision:
     if not live:
         why = f"{verdict.value}: {_REMOVED}"
         return _Decision(cite, ids, verdict, supporting, CitationAction.REMOVE, (), why)
-    if cite.docs and not any(ctx.judged(c.id, d) for c in claims for d in cite.docs):
-        return _unchecked(ctx, cite, "not checked: no verdict arrived for its documents")
+    # Never rewrite on partial data (a verdict past the gather deadline, or over `max_checks`).
+    if not all(ctx.judged(c.id, d) for c in claims for d in cite.docs):
+        return _unchecked(ctx, cite, "not checked: a verdict for its documents is missing")
     target = _ordered(cite.docs, [d for c in live for d in _target(ctx, c, cite, sup[c.id], other[c.id])])
     action, reason = _action(ctx, cite, verdict, target)
     return _Decision(cite, ids, verdict, supporting, action, target, reason, flagged=not target)
