@@ -164,6 +164,9 @@ class Claim(_Frozen):
     sentence_start: int = Field(0, ge=0)
     sentence_end: int = Field(0, ge=0)
     claim_type: str = "general"
+    # The claim readable on its own ("It orbits ..." -> "The Hubble Space Telescope orbits ..."), for
+    # retrieval and checking only; offsets and corrections always use `text`. None: `text` stands alone.
+    standalone: str | None = None
 
 
 class Query(_Frozen):

@@ -247,6 +247,8 @@ class KafkaSettings(BaseModel):
     max_record_bytes: int = Field(1_000_000, ge=1024)
     table_store: str = "memory://"
     standby_replicas: int = Field(1, ge=0)
+    # Brokers that answer an empty fetch at once (the embedded one) would make idle consumers spin.
+    empty_fetch_pause_s: float = Field(0.05, ge=0.0, le=1.0)
 
 
 class CacheSettings(BaseModel):

@@ -186,6 +186,7 @@ def test_correction_metrics_empty_are_none() -> None:
     assert m["correction_rate"] is None
     assert m["preservation"] is None
     assert "revision_similarity" not in m
+    assert m["citation_precision_before"] is None  # no inline citations anywhere
 
 
 def test_cost_metrics() -> None:

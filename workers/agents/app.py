@@ -32,10 +32,12 @@ from workers.agents.context import AgentContext, StreamPipeline
 from workers.agents.correction import GatherState, TickThrottle, handle_verdict, send_tick
 from workers.agents.deadletter import send_dead_letter
 from workers.agents.extraction import handle_answer
+from workers.agents.pacing import pace_empty_fetches
 from workers.agents.topics import Topics, ensure_topics
 from workers.agents.verification import handle_claim
 from workers.errors import ConfigError
 from workers.settings import KafkaSettings, Settings
+from workers.telemetry import consume_span, set_consumer_lag, setup_telemetry
 
 __all__ = ["AGENTS", "FaustSink", "create_app", "parse_agents", "run_worker"]
 
@@ -161,7 +163,8 @@ async def _guarded(ctx: AgentContext, name: str, event: Any, handler: Handler) -
     timestamp = event.message.timestamp
     ingest_ms = int(timestamp * 1000) if timestamp else ctx.now_ms()
     try:
-        await handler(ctx, raw, headers, ingest_ms)
+        with consume_span(name, headers, topic=event.message.topic):
+            await handler(ctx, raw, headers, ingest_ms)
     except Exception as exc:
         log.exception("%s agent failed on a record", name)
         await send_dead_letter(ctx, raw, exc=exc, stage=name, headers=headers)
@@ -212,11 +215,13 @@ def _status_timer(app: faust.App, ctx: AgentContext, *, agents: frozenset[str], 
         assigned: dict[str, list[int]] = {}
         for tp in app.consumer.assignment():
             assigned.setdefault(tp.topic, []).append(tp.partition)
+        lag = await _report_lag(app, sources)
         status = {
             "worker": ctx.worker,
             "agents": sorted(agents),
             "sources": sources,
             "assigned": assigned,
+            "lag": lag,
             "counts": dict(ctx.counts),
         }
         tmp = path.with_suffix(".tmp")
@@ -225,6 +230,21 @@ def _status_timer(app: faust.App, ctx: AgentContext, *, agents: frozenset[str], 
 
     write_status.__qualname__ = "write_status"
     app.timer(interval=1.0, name="woodpecker.status_file")(write_status)
+
+
+async def _report_lag(app: faust.App, sources: list[str]) -> dict[str, int]:
+    """Records not yet read, per source partition (high-water mark minus position), also as a metric."""
+    lag: dict[str, int] = {}
+    for tp in app.consumer.assignment():
+        if tp.topic not in sources:
+            continue
+        position = await app.consumer.position(tp)
+        if position is None:
+            continue
+        behind = max(0, app.consumer.highwater(tp) - position)
+        lag[f"{tp.topic}:{tp.partition}"] = behind
+        set_consumer_lag(group=app.conf.id, topic=tp.topic, partition=tp.partition, lag=behind)
+    return lag
 
 
 def run_worker(
@@ -241,6 +261,8 @@ def run_worker(
     """Create the topics, build the pipeline, run faust until SIGTERM/SIGINT; returns the exit code."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
+    setup_telemetry(settings, service_name="woodpecker-" + "-".join(sorted(agents)))
+    pace_empty_fetches(settings.kafka.empty_fetch_pause_s)
     created = loop.run_until_complete(ensure_topics(settings.kafka, bootstrap=bootstrap))
     if created:
         log.info("created topics %s", ", ".join(created))

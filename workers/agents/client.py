@@ -22,6 +22,7 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from aiokafka.errors import KafkaError
 
 from workers.agents.context import H_INGEST_MS
+from workers.agents.pacing import pace_empty_fetches
 from workers.agents.topics import client_options
 from workers.settings import KafkaSettings
 
@@ -105,6 +106,7 @@ async def tail_records(
     distinct: bool = True,
 ) -> AsyncIterator[Record]:
     """Yield records until `limit` (distinct keys) or `idle_timeout_s` without a new one."""
+    pace_empty_fetches(kafka.empty_fetch_pause_s)
     consumer = AIOKafkaConsumer(
         topic,
         **client_options(kafka, bootstrap=bootstrap),

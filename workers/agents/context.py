@@ -29,6 +29,7 @@ from workers.messages import Answer, CheckedClaim, ClaimTask, Corrected, Stats
 from workers.pipeline import Prepared
 from workers.settings import Settings
 from workers.stages.route import RouteDecision
+from workers.telemetry import inject_headers, record_result
 
 __all__ = [
     "H_INGEST_MS",
@@ -129,7 +130,9 @@ async def send_json(
     limit = ctx.settings.kafka.max_record_bytes
     if len(value) > limit:
         raise RecordTooLarge(f"{schema} record for {key!r} is {len(value)} bytes, over {limit}")
-    await ctx.sink.send(topic, key=key, value=value, headers={**headers, H_SCHEMA: schema.encode()})
+    # The W3C trace context of the current agent span travels on, so one answer is one trace.
+    traced = dict(inject_headers(headers=[*headers.items(), (H_SCHEMA, schema.encode())]))
+    await ctx.sink.send(topic, key=key, value=value, headers=traced)
 
 
 async def emit_corrected(ctx: AgentContext, corrected: Corrected, *, shadow: bool, ingest_ms: int) -> None:
@@ -145,3 +148,5 @@ async def emit_corrected(ctx: AgentContext, corrected: Corrected, *, shadow: boo
             ctx, review, key=corrected.id, value=value, schema=corrected.schema_version, headers=headers
         )
     ctx.counts["shadow" if shadow else corrected.route.value] += 1
+    if not shadow:
+        record_result(corrected)

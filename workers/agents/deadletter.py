@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, TypeVar
 from workers.errors import InvalidMessage, WoodpeckerError
 from workers.messages import DeadLetter
 from workers.settings import KafkaSettings
+from workers.telemetry import record_dead_letter
 from workers.validate import dead_letter
 
 if TYPE_CHECKING:
@@ -137,6 +138,7 @@ async def send_dead_letter(
         headers={**meta, "woodpecker-schema": b"deadletter.v1"},
     )
     ctx.counts[f"deadletter.{stage}"] += 1
+    record_dead_letter(record)
     log.warning("dead-lettered %s at %s: %s (%s)", record.id or "<no id>", stage, reason, kind)
     return record
 

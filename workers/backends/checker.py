@@ -1,9 +1,16 @@
 """The offline verdict component: slot alignment between a claim and its evidence windows. No model.
 
 For each candidate window the claim's slots (figures, dates, names, negation, quantifiers) are paired with
-the window's slots by the words around them; a pair with different values in a window about the same
-thing is a contradiction, and comes with the supported value written in the claim's own style. A window
-supports the claim only when every slot is found with the same value and the content words overlap.
+the window's slots by the words around them (`workers.stages.align`); a pair with different values in a
+window about the same thing is a contradiction, and comes with the supported value written in the
+claim's own style. A window supports the claim only when every slot is found with the same value and the
+content words overlap.
+
+A wrong correction is worse than a flag, so a value is only swapped when it plainly plays the claim
+value's role: same unit, same word before a name, never a name the claim is about or already uses, never
+in a comparison ("started first"), and never for a name some candidate window spells out as written.
+A claim that opens with a pronoun is read in its standalone form (`Claim.standalone`); its fixes are
+mapped back onto the claim as written.
 
 Usage::
 
@@ -15,119 +22,22 @@ Usage::
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
-from workers.stages.slots import (
-    Slot,
-    SlotKind,
-    Term,
-    content_terms,
-    extract_slots,
-    polarity,
-    render_like,
-    terms_match,
-    values_match,
-)
+from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
+from workers.stages.slots import Slot, SlotKind, polarity, render_like, terms_match, values_match
 
 __all__ = ["OfflineChecker"]
 
-_VALUES = frozenset({SlotKind.FIGURE, SlotKind.PERCENT, SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
-_KEYS = frozenset({SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
-# Pairing scores: the same value beats a slightly better context; a figure bound to the same date or
-# name ("$4.2 bn in 2023") beats the same value bound to another one.
-_EQUAL_BONUS = 0.5
-_BOUND_BONUS = 0.6
 # A rival name whose clause reads at least this much like the claim's is contested, not missing.
 _CONTESTED = 0.5
-# Claims with more slots than this are paired greedily instead of by exhaustive search.
-_MAX_SEARCH = 6
 _GRADED = frozenset({"universal", "majority", "existential"})
-_SEGMENT_END = re.compile(r"(?<=[.!?;])\s+")
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_UP = _words(
-    "rose rise rises risen rising increased increase increases grew grow grows gained gain gains higher"
-)
-_DOWN = _words(
-    "fell fall falls fallen falling declined decline declines decreased decrease decreases dropped drop drops"
-    " lower shrank shrink shrinks"
-)
-_DIRECTION = re.compile(r"\b(?:" + "|".join(sorted(_UP | _DOWN)) + r")\b", re.IGNORECASE)
 _CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
 # How many content words after a negation it may govern.
 _SCOPE = 3
-
-
-@dataclass(frozen=True, slots=True)
-class _Read:
-    """A text read once: slots, content terms and clause segments."""
-
-    text: str
-    slots: tuple[Slot, ...]
-    terms: tuple[Term, ...]
-    segments: tuple[tuple[int, int], ...]
-
-    @classmethod
-    def of(cls, text: str, *, entities: Sequence[Slot] = ()) -> _Read:
-        slots = extract_slots(text)
-        return cls(
-            text, slots + _mentions(text, entities, slots), tuple(content_terms(text)), _segments(text)
-        )
-
-    @property
-    def values(self) -> list[Slot]:
-        return [s for s in self.slots if s.kind in _VALUES]
-
-    def context(self) -> list[str]:
-        """Content words outside value slots and direction words: what the text is about."""
-        return [
-            t.stem
-            for t in self.terms
-            if not _inside(t, self.values) and not _DIRECTION.fullmatch(self._word(t))
-        ]
-
-    def near(self, slot: Slot, *, n: int = 4) -> list[str]:
-        """Up to n content words either side of `slot` in its clause, leaving out other slots' words."""
-        lo, hi = self.segment_of(slot.start)
-        words = [t for t in self.terms if lo <= t.start < hi and not _inside(t, self.values)]
-        if not words:  # "The CEO is John Smith": the other names are all the context there is
-            words = [t for t in self.terms if lo <= t.start < hi and not _inside(t, [slot])]
-        before = [t.stem for t in words if t.end <= slot.start][-n:]
-        return before + [t.stem for t in words if t.start >= slot.end][:n]
-
-    def noun_after(self, slot: Slot) -> str | None:
-        """The word right after a figure: what it counts ("1,200 patients")."""
-        return next((t.stem for t in self.terms if 0 < t.start - slot.end <= 2), None)
-
-    def key_near(self, slot: Slot) -> Slot | None:
-        """The date or name closest to `slot` in its clause: what a figure is a figure of."""
-        lo, hi = self.segment_of(slot.start)
-        keys = [k for k in self.values if k.kind in _KEYS and lo <= k.start < hi and k is not slot]
-        return min(keys, key=lambda k: min(abs(k.start - slot.end), abs(slot.start - k.end)), default=None)
-
-    def segment_of(self, pos: int) -> tuple[int, int]:
-        return next((s for s in self.segments if s[0] <= pos < s[1]), (0, len(self.text)))
-
-    def _word(self, term: Term) -> str:
-        return self.text[term.start : term.end]
-
-
-@dataclass(frozen=True, slots=True)
-class _Pair:
-    """A claim slot and its best counterpart in the window (None when the window has none)."""
-
-    slot: Slot
-    other: Slot | None = None
-    equal: bool = False
-    context: float = 0.0
-    rivals: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,18 +78,22 @@ class OfflineChecker:
     def judge(self, claim: Claim, windows: Sequence[Evidence]) -> CheckResult:
         if not windows:
             return CheckResult(Judgement.INSUFFICIENT, "no evidence candidates retrieved", None, (), 0.9)
-        read = _Read.of(claim.text)
-        best = _pick([self._read_window(read, w) for w in windows])
+        text = claim.standalone or claim.text
+        read = Parsed.of(text)
+        names = [s for s in read.values if s.kind is SlotKind.ENTITY]
+        evs = [Parsed.of(w.text, entities=names) for w in windows]
+        locked = _locked(read, evs)
+        best = _pick([self._read_window(read, ev, w, locked) for ev, w in zip(evs, windows, strict=True)])
+        best = _onto_original(best, claim.text, text)
         extra = {"overlap": round(best.overlap, 4)}
         return CheckResult(best.label, best.reason, best.window, best.fixes, best.confidence, extra)
 
-    def _read_window(self, claim: _Read, window: Evidence) -> _Reading:
-        ev = _Read.of(window.text, entities=[s for s in claim.values if s.kind is SlotKind.ENTITY])
-        pairs = _pairs(claim, ev)
+    def _read_window(self, claim: Parsed, ev: Parsed, window: Evidence, locked: frozenset[int]) -> _Reading:
+        pairs = pair_slots(claim, ev)
         overlap = _overlap(claim, ev, pairs)
         segment = _best_segment(claim, ev)
         cite = f"[doc {window.doc_id} {window.start}-{window.end}]"
-        conflicts = self._conflicts(claim, ev, pairs, segment, overlap=overlap)
+        conflicts = self._conflicts(claim, ev, pairs, segment, overlap=overlap, locked=locked)
         if conflicts and overlap >= self._min_topic:
             return _contradiction(conflicts, window, overlap, cite)
         if all(p.equal for p in pairs) and overlap >= self._min_support and (pairs or claim.context()):
@@ -187,11 +101,20 @@ class OfflineChecker:
         return self._not_supported(pairs, window, overlap, cite)
 
     def _conflicts(
-        self, claim: _Read, ev: _Read, pairs: list[_Pair], segment: tuple[int, int], *, overlap: float
+        self,
+        claim: Parsed,
+        ev: Parsed,
+        pairs: list[Pair],
+        segment: tuple[int, int],
+        *,
+        overlap: float,
+        locked: frozenset[int],
     ) -> list[_Conflict]:
-        found = [_value_conflict(p) for p in pairs if self._credible(p, overlap)]
+        found = [
+            _value_conflict(p) for p in pairs if p.slot.start not in locked and self._credible(p, overlap)
+        ]
         shared = {s for s in claim.context() if any(terms_match(s, t) for t in _stems(ev, segment))}
-        if _covered(claim.context(), _stems(ev, segment)) >= self._min_support:
+        if covered(claim.context(), _stems(ev, segment)) >= self._min_support:
             found += _polarity_conflict(claim, ev, segment, shared)
         if overlap >= self._min_topic:
             found += _quantifier_conflicts(claim, ev, segment, shared) + _direction_conflicts(
@@ -199,13 +122,15 @@ class OfflineChecker:
             )
         return found
 
-    def _credible(self, pair: _Pair, overlap: float) -> bool:
-        """A different value counts when its clause reads like the claim's, or it is the only candidate."""
-        if pair.other is None or pair.equal:
+    def _credible(self, pair: Pair, overlap: float) -> bool:
+        """A different value counts when it may stand in for the claim's and its clause reads like the
+        claim's, or it is the only candidate and shares some of those words."""
+        if pair.other is None or pair.equal or not pair.swappable:
             return False
-        return pair.context >= self._min_context or (pair.rivals == 1 and overlap >= self._min_support)
+        alone = pair.rivals == 1 and overlap >= self._min_support and pair.context > 0
+        return pair.context >= self._min_context or alone
 
-    def _not_supported(self, pairs: list[_Pair], window: Evidence, overlap: float, cite: str) -> _Reading:
+    def _not_supported(self, pairs: list[Pair], window: Evidence, overlap: float, cite: str) -> _Reading:
         missing = [p.slot for p in pairs if not p.equal]
         if overlap >= self._min_topic and missing:
             names = ", ".join(f"{s.kind.value} {s.text}" for s in missing)
@@ -218,6 +143,51 @@ class OfflineChecker:
         )
 
 
+# ---- what may be swapped, and where ------------------------------------------------------------
+
+
+def _locked(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
+    """Claim slots (by start) never to be swapped: every value of a comparison, and each name some
+    window spells out as written: the claim is about it, even where another window names another."""
+    if is_comparative(claim.text):
+        return frozenset(s.start for s in claim.values)
+    names = [s for s in claim.values if s.kind is SlotKind.ENTITY]
+    return frozenset(s.start for s in names if any(values_match(s, e) for ev in windows for e in ev.values))
+
+
+def _onto_original(reading: _Reading, original: str, text: str) -> _Reading:
+    """A reading of the standalone text with its fixes moved onto the claim as written; a fix inside
+    the words put in for a pronoun has no place there, so the claim is not corrected at all."""
+    if text == original:
+        return reading
+    read_as = f'{reading.reason} (claim read as "{text}")'
+    fixes = [_moved(f, original, text) for f in reading.fixes]
+    if any(f is None for f in fixes):
+        why = f"{read_as}; not corrected: the value is in the words read for a pronoun"
+        return replace(reading, label=Judgement.INSUFFICIENT, reason=why, fixes=(), strength=0.0)
+    return replace(reading, reason=read_as, fixes=tuple(f for f in fixes if f is not None))
+
+
+def _moved(fix: SlotFix, original: str, text: str) -> SlotFix | None:
+    """`fix` (an edit of `text`) as an edit of `original`, which differs from `text` in one span."""
+    head = _common(original, text)
+    tail = min(_common(original[::-1], text[::-1]), min(len(original), len(text)) - head)
+    shift = len(text) - len(original)
+
+    def place(pos: int) -> int | None:
+        return pos if pos <= head else pos - shift if pos >= len(text) - tail else None
+
+    start, end = place(fix.start), place(fix.end)
+    if start is None or end is None or original[start:end] != fix.wrong:
+        return None
+    return fix.model_copy(update={"start": start, "end": end})
+
+
+def _common(a: str, b: str) -> int:
+    """How many leading characters `a` and `b` share."""
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
 # ---- readings ----------------------------------------------------------------------------------
 
 
@@ -227,7 +197,7 @@ def _pick(readings: list[_Reading]) -> _Reading:
     return max(readings, key=lambda r: (rank[r.label], r.strength, r.overlap, r.window.score))
 
 
-def _support(pairs: list[_Pair], window: Evidence, overlap: float, cite: str) -> _Reading:
+def _support(pairs: list[Pair], window: Evidence, overlap: float, cite: str) -> _Reading:
     if pairs:
         listed = ", ".join(f"{p.slot.kind.value} {p.slot.text}" for p in pairs)
         what = f"{listed} match{'es' if len(pairs) == 1 else ''}"
@@ -246,7 +216,7 @@ def _contradiction(conflicts: list[_Conflict], window: Evidence, overlap: float,
     return _Reading(Judgement.CONTRADICT, reason, window, overlap, confidence, fixes, strength)
 
 
-def _value_conflict(pair: _Pair) -> _Conflict:
+def _value_conflict(pair: Pair) -> _Conflict:
     assert pair.other is not None
     slot, other = pair.slot, pair.other
     label = "date" if slot.kind in (SlotKind.DATE, SlotKind.YEAR) else slot.kind.value
@@ -255,7 +225,7 @@ def _value_conflict(pair: _Pair) -> _Conflict:
 
 
 def _polarity_conflict(
-    claim: _Read, ev: _Read, segment: tuple[int, int], shared: set[str]
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], shared: set[str]
 ) -> list[_Conflict]:
     mine = _scoped(claim, (0, len(claim.text)), shared, negations=True)
     theirs = _scoped(ev, segment, shared, negations=True)
@@ -282,7 +252,7 @@ def _negation_fix(text: str, slot: Slot) -> SlotFix | None:
 
 
 def _quantifier_conflicts(
-    claim: _Read, ev: _Read, segment: tuple[int, int], shared: set[str]
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], shared: set[str]
 ) -> list[_Conflict]:
     mine = [s for s in _scoped(claim, (0, len(claim.text)), shared, negations=False) if s.value in _GRADED]
     theirs = [s for s in _scoped(ev, segment, shared, negations=False) if s.value in _GRADED]
@@ -293,11 +263,11 @@ def _quantifier_conflicts(
     return [_Conflict(f"quantifier {slot.text!r} in claim, {other.text!r} in evidence", 0.6, fix)]
 
 
-def _direction_conflicts(claim: _Read, ev: _Read, segment: tuple[int, int]) -> list[_Conflict]:
-    mine = list(_DIRECTION.finditer(claim.text))
-    theirs = list(_DIRECTION.finditer(ev.text, *segment))
-    ups = [m.group(0).lower() in _UP for m in mine]
-    their_ups = {m.group(0).lower() in _UP for m in theirs}
+def _direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[_Conflict]:
+    mine = list(DIRECTION.finditer(claim.text))
+    theirs = list(DIRECTION.finditer(ev.text, *segment))
+    ups = [m.group(0).lower() in UP for m in mine]
+    their_ups = {m.group(0).lower() in UP for m in theirs}
     if len(set(ups)) != 1 or len(their_ups) != 1 or their_ups == set(ups):
         return []
     word, other = mine[0], theirs[0].group(0)
@@ -307,98 +277,10 @@ def _direction_conflicts(claim: _Read, ev: _Read, segment: tuple[int, int]) -> l
     return [_Conflict(f"direction: {word.group(0)!r} in claim, {other!r} in evidence", 0.6, fix)]
 
 
-# ---- pairing -----------------------------------------------------------------------------------
-
-
-def _pairs(claim: _Read, ev: _Read) -> list[_Pair]:
-    """Each claim slot with its counterpart, one to one: dates and names first, then the figures."""
-    keys = [s for s in claim.values if s.kind in _KEYS]
-    paired = _pair_group(claim, ev, keys, {})
-    bound = {p.slot.start: p.other for p in paired if p.other is not None}
-    figures = [s for s in claim.values if s.kind not in _KEYS]
-    paired += _pair_group(claim, ev, figures, bound)
-    return sorted(paired, key=lambda p: p.slot.start)
-
-
-def _pair_group(claim: _Read, ev: _Read, slots: list[Slot], bound: Mapping[int, Slot]) -> list[_Pair]:
-    options = [_options(claim, ev, slot, bound) for slot in slots]
-    chosen = _assign([[(score, id(p.other)) for score, p in opts[:4]] for opts in options])
-    out = []
-    for slot, opts, pick in zip(slots, options, chosen, strict=True):
-        # Rivals: the counterparts no other claim slot took.
-        free = sum(1 for _, p in opts if id(p.other) == pick or id(p.other) not in chosen)
-        found = next((p for _, p in opts if id(p.other) == pick), _Pair(slot))
-        out.append(replace(found, rivals=free))
-    return out
-
-
-def _options(claim: _Read, ev: _Read, slot: Slot, bound: Mapping[int, Slot]) -> list[tuple[float, _Pair]]:
-    """Every comparable window slot as a scored candidate counterpart, best first."""
-    around = claim.near(slot)
-    key = claim.key_near(slot) if slot.kind not in _KEYS else None
-    rivals = [e for e in ev.values if values_match(slot, e) is not None and _same_noun(claim, slot, ev, e)]
-    if slot.kind is SlotKind.ENTITY and any(values_match(slot, e) for e in rivals):
-        # A name the window spells out is found, whatever role the words around it suggest.
-        rivals = [e for e in rivals if values_match(slot, e)]
-    scored = []
-    for e in rivals:
-        context, equal = _covered(around, ev.near(e)), bool(values_match(slot, e))
-        tied = key is not None and _bound(ev.key_near(e), bound.get(key.start), key)
-        score = context + _EQUAL_BONUS * equal + _BOUND_BONUS * tied
-        scored.append((score, _Pair(slot, e, equal, context, len(rivals))))
-    return sorted(scored, key=lambda sp: -sp[0])
-
-
-def _same_noun(claim: _Read, slot: Slot, ev: _Read, other: Slot) -> bool:
-    """Bare counts compare only when they count the same thing: "1,200 patients" is not "40 sites"."""
-    if slot.kind is not SlotKind.FIGURE:
-        return True
-    mine, theirs = claim.noun_after(slot), ev.noun_after(other)
-    return mine is None or theirs is None or terms_match(mine, theirs)
-
-
-def _bound(their_key: Slot | None, paired_key: Slot | None, my_key: Slot) -> bool:
-    """Whether a window figure hangs on the date or name the claim's figure hangs on."""
-    if their_key is None:
-        return False
-    return their_key is paired_key or bool(values_match(my_key, their_key))
-
-
-def _assign(options: list[list[tuple[float, int]]]) -> list[int | None]:
-    """The one-to-one choice with the highest total score; options[i] = (score, candidate) for slot i."""
-    if len(options) > _MAX_SEARCH:
-        return _greedy(options)
-    best: tuple[float, list[int | None]] = (-1.0, [])
-
-    def walk(i: int, used: frozenset[int], total: float, chosen: list[int | None]) -> None:
-        nonlocal best
-        if i == len(options):
-            best = max(best, (total, chosen), key=lambda b: b[0])
-            return
-        for score, c in options[i]:
-            if c not in used:
-                walk(i + 1, used | {c}, total + score, [*chosen, c])
-        walk(i + 1, used, total, [*chosen, None])
-
-    walk(0, frozenset(), 0.0, [])
-    return best[1]
-
-
-def _greedy(options: list[list[tuple[float, int]]]) -> list[int | None]:
-    used: set[int] = set()
-    picks: list[int | None] = []
-    for opts in options:
-        pick = next((c for _, c in opts if c not in used), None)
-        if pick is not None:
-            used.add(pick)
-        picks.append(pick)
-    return picks
-
-
 # ---- helpers -----------------------------------------------------------------------------------
 
 
-def _scoped(read: _Read, span: tuple[int, int], shared: set[str], *, negations: bool) -> list[Slot]:
+def _scoped(read: Parsed, span: tuple[int, int], shared: set[str], *, negations: bool) -> list[Slot]:
     """Negations (or quantifiers) in `span` governing a word the claim and evidence share."""
     kinds = {SlotKind.NEGATION, SlotKind.QUANTIFIER} if negations else {SlotKind.QUANTIFIER}
     found = [s for s in read.slots if s.kind in kinds and span[0] <= s.start < span[1]]
@@ -407,64 +289,33 @@ def _scoped(read: _Read, span: tuple[int, int], shared: set[str], *, negations: 
     return [s for s in found if _governs(read, s, span, shared)]
 
 
-def _governs(read: _Read, slot: Slot, span: tuple[int, int], shared: set[str]) -> bool:
+def _governs(read: Parsed, slot: Slot, span: tuple[int, int], shared: set[str]) -> bool:
     following = [t.stem for t in read.terms if slot.end <= t.start < span[1]][:_SCOPE]
     return any(terms_match(word, s) for word in following for s in shared)
 
 
-def _overlap(claim: _Read, ev: _Read, pairs: list[_Pair]) -> float:
+def _overlap(claim: Parsed, ev: Parsed, pairs: list[Pair]) -> float:
     """Share of the claim's content words and names found in the window; for a claim of bare figures
     and dates, the share of them the window has a counterpart for."""
     context = claim.context()
     # A name the window holds a rival for is what is contested, not a sign the window is off topic.
     names = [p for p in pairs if p.slot.kind is SlotKind.ENTITY and (p.equal or p.context < _CONTESTED)]
     if context or names:
-        hits = _covered(context, [t.stem for t in ev.terms]) * len(context) + sum(p.equal for p in names)
+        hits = covered(context, [t.stem for t in ev.terms]) * len(context) + sum(p.equal for p in names)
         return hits / (len(context) + len(names))
     if not pairs:
         return 0.0
     return sum(1 for p in pairs if p.equal or p.context > 0) / len(pairs)
 
 
-def _best_segment(claim: _Read, ev: _Read) -> tuple[int, int]:
+def _best_segment(claim: Parsed, ev: Parsed) -> tuple[int, int]:
     """The window clause sharing most content words with the claim."""
     context = claim.context()
-    return max(ev.segments, key=lambda seg: (_covered(context, _stems(ev, seg)), -seg[0]))
+    return max(ev.segments, key=lambda seg: (covered(context, _stems(ev, seg)), -seg[0]))
 
 
-def _stems(read: _Read, span: tuple[int, int]) -> list[str]:
+def _stems(read: Parsed, span: tuple[int, int]) -> list[str]:
     return [t.stem for t in read.terms if span[0] <= t.start < span[1]]
-
-
-def _covered(needles: Sequence[str], hay: Collection[str]) -> float:
-    if not needles:
-        return 0.0
-    exact = set(hay)
-    hits = sum(1 for n in needles if n in exact or any(terms_match(n, h) for h in exact))
-    return hits / len(needles)
-
-
-def _inside(term: Term, slots: Sequence[Slot]) -> bool:
-    return any(s.start <= term.start < s.end for s in slots)
-
-
-def _segments(text: str) -> tuple[tuple[int, int], ...]:
-    bounds, start = [], 0
-    for m in _SEGMENT_END.finditer(text):
-        bounds.append((start, m.start()))
-        start = m.end()
-    bounds.append((start, len(text)))
-    return tuple(bounds)
-
-
-def _mentions(text: str, entities: Sequence[Slot], taken: Sequence[Slot]) -> tuple[Slot, ...]:
-    """The claim's names wherever the window spells them, even where they were not read as names."""
-    found: list[Slot] = []
-    for entity in entities:
-        for m in re.finditer(rf"\b{re.escape(entity.text)}\b", text, re.IGNORECASE):
-            if not any(m.start() < s.end and s.start < m.end() for s in (*taken, *found)):
-                found.append(Slot(SlotKind.ENTITY, entity.value, m.start(), m.end(), m.group(0)))
-    return tuple(found)
 
 
 def _same_case(model: str, word: str) -> str:

@@ -143,8 +143,26 @@ def summary_table(evaluations: dict[str, Any], throughput: dict[str, Any]) -> st
             shown = "  ".join(f"{k}={_cell(v)}" for k, v in extras.items() if v is not None)
             lines.append(f"{dataset:<14} {shown}")
     for name, result in throughput.items():
-        lines.append(f"{name:<24} " + "  ".join(f"{k}={_cell(v)}" for k, v in result.items() if _scalar(v)))
+        shown = "  ".join(
+            f"{k}={_cell(v)}" for k, v in _flatten(result).items() if k.endswith(_HEADLINE_KEYS)
+        )
+        lines.append(f"{name:<24} {shown}")
     return "\n".join(lines)
+
+
+# The throughput figures worth a place in the table; the full results are in the JSON files.
+_HEADLINE_KEYS = ("per_s", "p50_ms", "p95_ms", "ratio", "skipped", "note")
+
+
+def _flatten(result: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested results as dotted keys, scalars only."""
+    flat: dict[str, Any] = {}
+    for key, value in result.items():
+        if isinstance(value, dict):
+            flat |= _flatten(value, f"{prefix}{key}.")
+        elif _scalar(value):
+            flat[f"{prefix}{key}"] = value
+    return flat
 
 
 def _cell(value: Any) -> str:

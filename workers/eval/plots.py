@@ -37,6 +37,11 @@ def before_after_png(correction: Mapping[str, Any]) -> str:
     pairs = [
         ("claim accuracy", correction.get("claim_accuracy_before"), correction.get("claim_accuracy_after")),
         ("verified share", correction.get("verified_share_before"), correction.get("verified_share_after")),
+        (
+            "answer citations",
+            correction.get("citation_precision_before"),
+            correction.get("citation_precision_after"),
+        ),
         ("revision sim. (Lev)", revision.get("lev_before"), revision.get("lev_after")),
         ("revision sim. (token F1)", revision.get("token_f1_before"), revision.get("token_f1_after")),
     ]

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from workers.eval.baselines import System, woodpecker_system
+from workers.eval.citations import citation_metrics
 from workers.eval.datasets import Kind, Span
 from workers.eval.metrics import (
     binary_scores,
@@ -167,6 +168,8 @@ def correction_metrics(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "verified_share_after": _verified_share([_final(o) for o in rows]),
         "actions": _action_counts(done),
         **_revision(rows),
+        # The answer's own inline citations, checked and repaired by the citation stage.
+        **citation_metrics((o.corrected, _final(o)) for o in rows),
     }
 
 

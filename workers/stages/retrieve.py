@@ -2,7 +2,8 @@
 
 Pure apart from the embedder it is given. Long documents are windowed end to end, never truncated;
 each window is embedded once per answer. Candidates are windows of whole sentences; the tier-1
-similarity also looks at the sentences' clauses, since claims are often one clause long.
+similarity also looks at the sentences' clauses, since claims are often one clause long. A claim is
+searched for and compared in its standalone form (`Claim.standalone`) when extraction gave it one.
 
 Usage::
 
@@ -184,12 +185,13 @@ def retrieve_many(
     settings: RetrievalSettings,
 ) -> list[tuple[tuple[Evidence, ...], float]]:
     """Per claim: top-k candidate windows (best first, `score` = hybrid score) and the tier-1 similarity
-    (cosine of the claim with its best window or clause probe, in [0, 1]). One `embedder.encode` call for
+    (cosine of the claim, in its standalone form when it has one, with its best window or clause probe,
+    in [0, 1]). One `embedder.encode` call for
     all claims and queries."""
     if not items or not index.windows:
         return [((), 0.0) for _ in items]
     texts = list(
-        dict.fromkeys(t for claim, queries in items for t in (claim.text, *(q.text for q in queries)))
+        dict.fromkeys(t for claim, queries in items for t in (_probe(claim), *(q.text for q in queries)))
     )
     vectors = _finite(embedder.encode(texts))
     row = {text: i for i, text in enumerate(texts)}
@@ -205,13 +207,18 @@ def _retrieve_one(
     *,
     settings: RetrievalSettings,
 ) -> tuple[tuple[Evidence, ...], float]:
-    texts = list(dict.fromkeys((claim.text, *(q.text for q in queries))))
+    texts = list(dict.fromkeys((_probe(claim), *(q.text for q in queries))))
     dense = np.clip(vectors[[row[t] for t in texts]] @ index.vectors.T, 0.0, 1.0).astype(np.float64)
     lexical = np.stack([_unit_max(index.bm25.scores(t)) for t in texts])
     hybrid = settings.dense_weight * dense.max(axis=0) + (1.0 - settings.dense_weight) * lexical.max(axis=0)
     best = np.argsort(-hybrid, kind="stable")[: settings.top_k]
     candidates = tuple(_evidence(index.windows[i], float(hybrid[i])) for i in best)
-    return candidates, max(float(dense[0].max()), _probe_similarity(index, vectors[row[claim.text]]))
+    return candidates, max(float(dense[0].max()), _probe_similarity(index, vectors[row[_probe(claim)]]))
+
+
+def _probe(claim: Claim) -> str:
+    """What the claim is compared with: its standalone form, since "It orbits ..." names nothing."""
+    return claim.standalone or claim.text
 
 
 def _probe_similarity(index: EvidenceIndex, claim: Vectors) -> float:

@@ -18,6 +18,9 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+# Re-exported: content words were split out of this module and are still imported from here.
+from workers.stages.terms import Term, content_terms, stem, terms_match
+
 __all__ = [
     "Figure",
     "Slot",
@@ -28,6 +31,7 @@ __all__ = [
     "extract_slots",
     "polarity",
     "render_like",
+    "same_unit",
     "stem",
     "terms_match",
     "values_match",
@@ -74,15 +78,6 @@ class Slot:
     text: str
     figure: Figure | None = None
     when: When | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """A content word: its stem and where it stands."""
-
-    stem: str
-    start: int
-    end: int
 
 
 # ---- tables ------------------------------------------------------------------------------------
@@ -150,8 +145,8 @@ _FIGURE = re.compile(
     r"(?P<pre>(?:US|A|C)?\$|€|£|¥|₹|(?:USD|EUR|GBP|INR|JPY|Rs\.?)\s?)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<scale>\s?(?:[Tt]housand|[Mm]illion|[Bb]illion|[Tt]rillion|lakh|crore|[Bb]n|mn|[Tt]rn?|[MmKkBb])(?!\w))?"
-    r"(?P<unit>\s?(?:%|percent(?:age points?)?|per\s?cent|pct|USD|EUR|GBP|INR|JPY|dollars?|euros?|rupees?|yen"
-    r"|(?:milli|centi|kilo)?(?:grams?|metres?|meters?)|mg|kg|g|km|cm|mm|m|miles?|tonnes?|tons)(?!\w))?"
+    r"(?P<unit>[\s-]?(?:%|percent(?:age points?)?|per\s?cent|pct|USD|EUR|GBP|INR|JPY|dollars?|euros?|rupees?"
+    r"|yen|(?:milli|centi|kilo)?(?:grams?|metres?|meters?)|mg|kg|g|km|cm|mm|m|miles?|tonnes?|tons)(?!\w))?"
     r"(?!\w)"
 )
 _DATES = (
@@ -186,7 +181,6 @@ _QUANTIFIERS = {
 }
 _QUANTIFIER = re.compile(r"\b(?:" + "|".join(_QUANTIFIERS) + r")\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][\w'’&-]*")
-_TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’]*")
 _CONNECTORS = frozenset({"of", "de", "da", "del", "van", "von", "la", "le", "&"})
 _NOT_ACRONYMS = frozenset({"USD", "EUR", "GBP", "INR", "JPY", "AM", "PM", "OK", "II", "III", "IV"})
 _ABBREVIATIONS = frozenset(
@@ -196,15 +190,6 @@ _ABBREVIATIONS = frozenset(
 _LEADING = _ABBREVIATIONS | _words(
     """the a an this that these those in on at for from by with as to of it its he she they we our their his
     her but and or if when while after before during since although however also yes no"""
-)
-_STOPWORDS = _words(
-    """a an the and or but if then than that this these those there here of in on at to for from by with as
-    into onto over under about after before between during through per via is are was were be been being am
-    has have had having do does did doing will would shall should can could may might must it its it's they
-    them their theirs he him his she her hers we us our you your i me my which who whom whose what when where
-    why how also just very so such too not no never without nor cannot all every each always none only some
-    most mostly usually several sometimes few nobody nothing neither any both other another same own up down
-    out off again further once more less one said says according"""
 )
 
 
@@ -275,7 +260,7 @@ def _figure_slot(text: str, m: re.Match[str]) -> Slot | None:
     if not (pre or scale_word or unit_raw) and _is_year(text, m.start(), m.end(), num):
         when = When(int(num), None, None, "y")
         return Slot(SlotKind.YEAR, num, m.start(), m.end(), m.group(0), when=when)
-    unit = _canonical_unit(pre.strip() or unit_raw.strip())
+    unit = _canonical_unit(pre.strip() or unit_raw.strip(" -"))  # "2.4-metre" is metres
     scale = _SCALES.get(scale_word.lower(), 1.0) if scale_word else 1.0
     decimals = len(num.partition(".")[2])
     figure = Figure(value * scale, unit, decimals, scale, pre, scale_raw + unit_raw, "," in num)
@@ -434,6 +419,14 @@ def _figures_match(a: Figure, b: Figure) -> bool | None:
 _UNIT_INFO = {canonical: (family, factor) for canonical, family, factor in _UNITS.values()}
 
 
+def same_unit(a: Slot, b: Slot) -> bool:
+    """Whether two slots may be told apart as values of one thing: figures only in the same unit, or both
+    bare. "540 km" and "2.4 metres" or a bare "2.4" are different measurements, never a wrong value."""
+    if a.figure is None or b.figure is None:
+        return a.kind is b.kind
+    return a.figure.unit == b.figure.unit
+
+
 def _entities_match(a: str, b: str) -> bool:
     ta, tb = set(a.split()) - {"the"}, set(b.split()) - {"the"}
     if ta <= tb or tb <= ta:
@@ -486,34 +479,3 @@ def _render_when(claim: When, evidence: When) -> str | None:
     }
     text, needed = formats[claim.style]
     return text if None not in needed else None
-
-
-# ---- content words -----------------------------------------------------------------------------
-
-
-def content_terms(text: str) -> list[Term]:
-    """Lower-cased, stemmed words that carry content: no stopwords, negations or quantifiers."""
-    terms = []
-    for m in _TERM.finditer(text):
-        word = m.group(0).lower().replace("’", "'").removesuffix("'s").rstrip("'-")
-        if word and word not in _STOPWORDS and not word.endswith("n't"):
-            terms.append(Term(stem(word), m.start(), m.end()))
-    return terms
-
-
-def stem(word: str) -> str:
-    """A light suffix stripper: enough to make "approved", "approves" and "approve" one term."""
-    w = word.lower()
-    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us", "is")):
-            w = w[: len(w) - len(suffix)] + keep
-            break
-    return w[:-1] if len(w) > 4 and w.endswith("e") else w
-
-
-def terms_match(a: str, b: str) -> bool:
-    """Stems match when equal or one is a prefix (four letters or more) of the other: head ~ headquarter."""
-    if a == b:
-        return True
-    short, long_ = sorted((a, b), key=len)
-    return len(short) >= 4 and long_.startswith(short) and not short.isdigit()

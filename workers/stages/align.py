@@ -1,0 +1,290 @@
+"""Slot alignment: a claim's values paired one to one with an evidence window's. Pure.
+
+A text is read once (`Parsed`): its slots, content words and clauses. Each claim slot is paired with the
+window slot whose clause reads most like its own. A pair also says whether the window's value could
+stand in for the claim's (`swappable`): figures only in the same unit, names only in the same role
+("headquartered in X" <-> "head office is in Y": the same word before them, neither one the subject).
+A window name that is its sentence's subject or that the claim itself mentions is never a counterpart.
+
+Usage::
+
+    claim, window = Parsed.of("Acme is based in Mumbai."), Parsed.of("Acme's office is in Delhi.")
+    [(p.slot.text, p.other and p.other.text, p.swappable) for p in pair_slots(claim, window)]
+    # [("Acme", "Acme", False), ("Mumbai", "Delhi", True)]
+    is_comparative("Arthur's Magazine was started first.")   # True: no value swap can check it
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from workers.stages._text import DETERMINERS, is_verb, wordset
+from workers.stages.slots import Slot, SlotKind, extract_slots, same_unit, values_match
+from workers.stages.terms import Term, content_terms, terms_match
+
+__all__ = ["DIRECTION", "KEYS", "UP", "Pair", "Parsed", "covered", "is_comparative", "pair_slots"]
+
+_VALUES = frozenset({SlotKind.FIGURE, SlotKind.PERCENT, SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
+KEYS = frozenset({SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
+# Pairing scores: the same value beats a slightly better context; a figure bound to the same date or
+# name ("$4.2 bn in 2023") beats the same value bound to another one; a name after the same word
+# ("in London" / "in New York City") beats one with more shared words around it.
+_EQUAL_BONUS = 0.5
+_BOUND_BONUS = 0.6
+_ANCHOR_BONUS = 0.5
+# Claims with more slots than this are paired greedily instead of by exhaustive search.
+_MAX_SEARCH = 6
+_SEGMENT_END = re.compile(r"(?<=[.!?;])\s+")
+UP = wordset(
+    "rose rise rises risen rising increased increase increases grew grow grows gained gain gains higher"
+)
+_DOWN = wordset(
+    "fell fall falls fallen falling declined decline declines decreased decrease decreases dropped drop drops"
+    " lower shrank shrink shrinks"
+)
+DIRECTION = re.compile(r"\b(?:" + "|".join(sorted(UP | _DOWN)) + r")\b", re.IGNORECASE)
+_TOKEN = re.compile(r"\w+(?:['’-]\w+)*(?:[.,]\d+)*%?")
+_PREV_WORD = re.compile(r"([A-Za-z][\w'’-]*)\s+\Z")
+_SUPERLATIVES = (
+    "first|last|earliest|latest|oldest|newest|youngest|largest|biggest|smallest|highest|lowest|longest"
+    "|shortest|greatest|best|worst|most|least"
+)
+# "the first year", "the last five quarters": a period, not a ranking.
+_PERIODS = r"(?:years?|quarters?|half|months?|weeks?|days?|decades?|times?|phases?|rounds?)\b"
+# A comparison or ranking ("started first", "larger than", "the oldest") is true or false of two
+# things at once: swapping one value for another cannot correct it.
+_COMPARATIVE = re.compile(
+    rf"\bthan\b|\bthe\s+(?:\w+\s+)?(?:{_SUPERLATIVES})\b(?!\s+(?:\w+\s+)?{_PERIODS})"
+    r"|\b(?:first|last|earlier|later|earliest|latest|older|newer|sooner|before|after)\s*(?=[.,;:!?)]|\Z)",
+    re.IGNORECASE,
+)
+
+
+def is_comparative(text: str) -> bool:
+    """Whether the claim compares or ranks ("was started first", "more than", "the largest")."""
+    return _COMPARATIVE.search(text) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A text read once: slots, content terms and clause segments."""
+
+    text: str
+    slots: tuple[Slot, ...]
+    terms: tuple[Term, ...]
+    segments: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def of(cls, text: str, *, entities: Sequence[Slot] = ()) -> Parsed:
+        slots = extract_slots(text)
+        return cls(
+            text, slots + _mentions(text, entities, slots), tuple(content_terms(text)), _segments(text)
+        )
+
+    @property
+    def values(self) -> list[Slot]:
+        return [s for s in self.slots if s.kind in _VALUES]
+
+    def context(self) -> list[str]:
+        """Content words outside value slots and direction words: what the text is about."""
+        return [
+            t.stem
+            for t in self.terms
+            if not _inside(t, self.values) and not DIRECTION.fullmatch(self.text[t.start : t.end])
+        ]
+
+    def near(self, slot: Slot, *, n: int = 4) -> list[str]:
+        """Up to n content words either side of `slot` in its clause, leaving out other slots' words."""
+        lo, hi = self.segment_of(slot.start)
+        words = [t for t in self.terms if lo <= t.start < hi and not _inside(t, self.values)]
+        if not words:  # "The CEO is John Smith": the other names are all the context there is
+            words = [t for t in self.terms if lo <= t.start < hi and not _inside(t, [slot])]
+        before = [t.stem for t in words if t.end <= slot.start][-n:]
+        return before + [t.stem for t in words if t.start >= slot.end][:n]
+
+    def noun_after(self, slot: Slot) -> str | None:
+        """The word right after a figure: what it counts ("1,200 patients")."""
+        return next((t.stem for t in self.terms if 0 < t.start - slot.end <= 2), None)
+
+    def key_near(self, slot: Slot) -> Slot | None:
+        """The date or name closest to `slot` in its clause: what a figure is a figure of."""
+        lo, hi = self.segment_of(slot.start)
+        keys = [k for k in self.values if k.kind in KEYS and lo <= k.start < hi and k is not slot]
+        return min(keys, key=lambda k: min(abs(k.start - slot.end), abs(slot.start - k.end)), default=None)
+
+    def anchor(self, slot: Slot) -> str | None:
+        """The word right before `slot`, past determiners ("in" of "in the Hague"); None after
+        punctuation or at the start of its clause, where no word ties the slot to a role."""
+        lo, pos = self.segment_of(slot.start)[0], slot.start
+        while (m := _PREV_WORD.search(self.text, lo, pos)) is not None:
+            word = m.group(1).lower()
+            if word not in DETERMINERS:
+                return word
+            pos = m.start()
+        return None
+
+    def in_subject(self, slot: Slot) -> bool:
+        """Whether `slot` stands before its clause's first verb (all of a clause without one): what
+        the clause is about, not a value it states."""
+        lo, hi = self.segment_of(slot.start)
+        tokens = list(_TOKEN.finditer(self.text, lo, hi))
+        ws = [t.group(0) for t in tokens]
+        verb = next((t.start() for i, t in enumerate(tokens) if is_verb(ws, i)), hi)
+        return slot.start < verb
+
+    def segment_of(self, pos: int) -> tuple[int, int]:
+        return next((s for s in self.segments if s[0] <= pos < s[1]), (0, len(self.text)))
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """A claim slot and its best counterpart in the window (None when the window has none)."""
+
+    slot: Slot
+    other: Slot | None = None
+    equal: bool = False
+    context: float = 0.0
+    rivals: int = 0
+    # The window's value may replace the claim's: same unit, and for names the same role.
+    swappable: bool = False
+
+
+def pair_slots(claim: Parsed, ev: Parsed) -> list[Pair]:
+    """Each claim slot with its counterpart, one to one: dates and names first, then the figures."""
+    keys = [s for s in claim.values if s.kind in KEYS]
+    paired = _pair_group(claim, ev, keys, {})
+    bound = {p.slot.start: p.other for p in paired if p.other is not None}
+    figures = [s for s in claim.values if s.kind not in KEYS]
+    paired += _pair_group(claim, ev, figures, bound)
+    return sorted(paired, key=lambda p: p.slot.start)
+
+
+def _pair_group(claim: Parsed, ev: Parsed, slots: list[Slot], bound: Mapping[int, Slot]) -> list[Pair]:
+    options = [_options(claim, ev, slot, bound) for slot in slots]
+    chosen = _assign([[(score, id(p.other)) for score, p in opts[:4]] for opts in options])
+    out = []
+    for slot, opts, pick in zip(slots, options, chosen, strict=True):
+        # Rivals: the counterparts no other claim slot took.
+        free = sum(1 for _, p in opts if id(p.other) == pick or id(p.other) not in chosen)
+        found = next((p for _, p in opts if id(p.other) == pick), Pair(slot))
+        out.append(replace(found, rivals=free))
+    return out
+
+
+def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -> list[tuple[float, Pair]]:
+    """Every comparable window slot as a scored candidate counterpart, best first."""
+    around = claim.near(slot)
+    key = claim.key_near(slot) if slot.kind not in KEYS else None
+    rivals = _rivals(claim, ev, slot)
+    scored = []
+    for e in rivals:
+        context, equal = covered(around, ev.near(e)), bool(values_match(slot, e))
+        tied = key is not None and _bound(ev.key_near(e), bound.get(key.start), key)
+        anchored = slot.kind is SlotKind.ENTITY and _same_anchor(claim, slot, ev, e)
+        score = context + _EQUAL_BONUS * equal + _BOUND_BONUS * tied + _ANCHOR_BONUS * anchored
+        swappable = same_unit(slot, e) and (slot.kind is not SlotKind.ENTITY or anchored)
+        swappable = swappable and not (slot.kind is SlotKind.ENTITY and claim.in_subject(slot))
+        scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable)))
+    return sorted(scored, key=lambda sp: -sp[0])
+
+
+def _rivals(claim: Parsed, ev: Parsed, slot: Slot) -> list[Slot]:
+    rivals = [e for e in ev.values if values_match(slot, e) is not None and _same_noun(claim, slot, ev, e)]
+    if slot.kind is not SlotKind.ENTITY:
+        return rivals
+    if any(values_match(slot, e) for e in rivals):
+        # A name the window spells out is found, whatever role the words around it suggest.
+        return [e for e in rivals if values_match(slot, e)]
+    # What the window's sentence is about, or a name the claim already uses, is no other value for this one.
+    return [e for e in rivals if not ev.in_subject(e) and not _named_in(claim, e)]
+
+
+def _same_anchor(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
+    mine = claim.anchor(slot)
+    return mine is not None and mine == ev.anchor(other)
+
+
+def _named_in(claim: Parsed, name: Slot) -> bool:
+    if any(values_match(name, s) for s in claim.values if s.kind is SlotKind.ENTITY):
+        return True
+    return re.search(rf"\b{re.escape(name.text)}\b", claim.text, re.IGNORECASE) is not None
+
+
+def _same_noun(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
+    """Bare counts compare only when they count the same thing: "1,200 patients" is not "40 sites"."""
+    if slot.kind is not SlotKind.FIGURE:
+        return True
+    mine, theirs = claim.noun_after(slot), ev.noun_after(other)
+    return mine is None or theirs is None or terms_match(mine, theirs)
+
+
+def _bound(their_key: Slot | None, paired_key: Slot | None, my_key: Slot) -> bool:
+    """Whether a window figure hangs on the date or name the claim's figure hangs on."""
+    if their_key is None:
+        return False
+    return their_key is paired_key or bool(values_match(my_key, their_key))
+
+
+def _assign(options: list[list[tuple[float, int]]]) -> list[int | None]:
+    """The one-to-one choice with the highest total score; options[i] = (score, candidate) for slot i."""
+    if len(options) > _MAX_SEARCH:
+        return _greedy(options)
+    best: tuple[float, list[int | None]] = (-1.0, [])
+
+    def walk(i: int, used: frozenset[int], total: float, chosen: list[int | None]) -> None:
+        nonlocal best
+        if i == len(options):
+            best = max(best, (total, chosen), key=lambda b: b[0])
+            return
+        for score, c in options[i]:
+            if c not in used:
+                walk(i + 1, used | {c}, total + score, [*chosen, c])
+        walk(i + 1, used, total, [*chosen, None])
+
+    walk(0, frozenset(), 0.0, [])
+    return best[1]
+
+
+def _greedy(options: list[list[tuple[float, int]]]) -> list[int | None]:
+    used: set[int] = set()
+    picks: list[int | None] = []
+    for opts in options:
+        pick = next((c for _, c in opts if c not in used), None)
+        if pick is not None:
+            used.add(pick)
+        picks.append(pick)
+    return picks
+
+
+def covered(needles: Sequence[str], hay: Collection[str]) -> float:
+    """The share of `needles` matched (`terms_match`) by some word of `hay`."""
+    if not needles:
+        return 0.0
+    exact = set(hay)
+    hits = sum(1 for n in needles if n in exact or any(terms_match(n, h) for h in exact))
+    return hits / len(needles)
+
+
+def _inside(term: Term, slots: Sequence[Slot]) -> bool:
+    return any(s.start <= term.start < s.end for s in slots)
+
+
+def _segments(text: str) -> tuple[tuple[int, int], ...]:
+    bounds, start = [], 0
+    for m in _SEGMENT_END.finditer(text):
+        bounds.append((start, m.start()))
+        start = m.end()
+    bounds.append((start, len(text)))
+    return tuple(bounds)
+
+
+def _mentions(text: str, entities: Sequence[Slot], taken: Sequence[Slot]) -> tuple[Slot, ...]:
+    """The claim's names wherever the window spells them, even where they were not read as names."""
+    found: list[Slot] = []
+    for entity in entities:
+        for m in re.finditer(rf"\b{re.escape(entity.text)}\b", text, re.IGNORECASE):
+            if not any(m.start() < s.end and s.start < m.end() for s in (*taken, *found)):
+                found.append(Slot(SlotKind.ENTITY, entity.value, m.start(), m.end(), m.group(0)))
+    return tuple(found)
