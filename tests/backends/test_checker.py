@@ -152,3 +152,116 @@ def test_judge_many_keeps_order() -> None:
     ]
     labels = [r.label for r in CHECKER.judge_many(items)]
     assert labels == [Judgement.CONTRADICT, Judgement.INSUFFICIENT, Judgement.SUPPORT]
+
+
+# ---- regressions: a wrong REPLACE is worse than a flag ----------------------------------------
+
+
+def _judge_as(claim: Claim, *windows: str) -> CheckResult:
+    return CHECKER.judge(claim, [_window(w, doc=f"k{i}") for i, w in enumerate(windows)])
+
+
+NORTHWIND = "Northwind Traders is headquartered in Amsterdam and operates in 14 countries."
+
+
+def test_the_evidence_sentences_subject_is_never_the_replacement() -> None:
+    claim = "The company is headquartered in Rotterdam."
+    result = _judge(claim, NORTHWIND)
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "The company is headquartered in Amsterdam."
+
+
+def test_a_name_is_replaced_by_the_one_after_the_same_word() -> None:
+    claim = "Disputes are resolved by arbitration in London."
+    evidence = (
+        "12.3 Any dispute arising under this Agreement shall be resolved by binding arbitration "
+        "in New York City."
+    )
+    result = _judge(claim, evidence)
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "Disputes are resolved by arbitration in New York City."
+
+
+def test_a_comparison_is_never_corrected_by_a_swap() -> None:
+    windows = (
+        "Arthur's Magazine (1844–1846) was an American literary periodical published in Philadelphia.",
+        "First for Women is a woman's magazine published by Bauer Media Group in the USA.",
+    )
+    result = _judge_as(_claim("Arthur's Magazine was started first."), *windows)
+    assert result.label is not Judgement.CONTRADICT
+    assert not result.fixes
+    assert "comparison" in result.reason
+    bound = _judge("Revenue was more than $4 bn in 2023.", "Revenue was $4.2 billion in 2023.")
+    assert bound.label is not Judgement.CONTRADICT and not bound.fixes
+
+
+def test_the_claims_own_subject_is_never_swapped() -> None:
+    # Another magazine published by the same group does not make this claim's subject wrong.
+    result = _judge(
+        "Arthur's Magazine is published by Bauer Media Group.",
+        "First for Women is a woman's magazine published by Bauer Media Group in the USA.",
+    )
+    assert result.label is not Judgement.CONTRADICT
+    assert not result.fixes
+
+
+def test_a_name_some_window_spells_out_is_never_swapped() -> None:
+    windows = (
+        "Acme's head office is in Delhi, close to the airport.",
+        "Acme opened its Mumbai office in 2020.",
+    )
+    result = _judge_as(_claim("Acme is headquartered in Mumbai."), *windows)
+    assert result.label is not Judgement.CONTRADICT
+    assert not result.fixes
+
+
+def test_figures_in_different_units_are_never_compared() -> None:
+    hubble = (
+        "The Hubble Space Telescope was launched into low Earth orbit in 1990 aboard the Space Shuttle "
+        "Discovery. It remains in operation and has a 2.4-metre mirror."
+    )
+    cases = [
+        ("It orbits Earth at an altitude of about 540 km.", hubble),
+        ("The telescope orbits at 540 km.", "The telescope has a mirror of 2.4 and orbits low."),
+        ("Operating margin improved to 14% in 2023.", "Operating margin improved to $14 million in 2023."),
+        ("The usual dose is 500 mg.", "The usual dose is given every 8 hours."),
+    ]
+    for claim, evidence in cases:
+        result = _judge(claim, evidence)
+        assert result.label is not Judgement.CONTRADICT, claim
+        assert not result.fixes, claim
+
+
+def test_figures_in_the_same_unit_are_still_corrected() -> None:
+    claim = "The bridge is 540 km long."
+    result = _judge(claim, "The bridge is 547 km long.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "The bridge is 547 km long."
+
+
+def test_the_standalone_text_is_checked_and_fixes_land_on_the_original() -> None:
+    text = "It orbits Earth at an altitude of about 540 km."
+    standalone = "The Hubble Space Telescope orbits Earth at an altitude of about 540 km."
+    claim = Claim(id="c1", text=text, start=0, end=len(text), standalone=standalone)
+    result = _judge_as(claim, "The Hubble Space Telescope orbits Earth at an altitude of about 547 km.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(text, result) == "It orbits Earth at an altitude of about 547 km."
+    assert standalone in result.reason
+
+
+def test_the_standalone_text_lets_the_subject_support() -> None:
+    text = "It was published in Philadelphia from 1844 to 1846."
+    standalone = "Arthur's Magazine was published in Philadelphia from 1844 to 1846."
+    claim = Claim(id="c1", text=text, start=0, end=len(text), standalone=standalone)
+    evidence = "Arthur's Magazine (1844–1846) was an American literary periodical published in Philadelphia."
+    result = _judge_as(claim, evidence)
+    assert result.label is Judgement.SUPPORT
+
+
+def test_a_fix_inside_the_resolved_words_is_not_made() -> None:
+    text = "It has 40 staff."
+    claim = Claim(id="c1", text=text, start=0, end=len(text), standalone="The 2019 fund has 40 staff.")
+    result = _judge_as(claim, "The 2018 fund has 40 staff.")
+    assert result.label is not Judgement.CONTRADICT
+    assert not result.fixes
+    assert "pronoun" in result.reason

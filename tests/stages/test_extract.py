@@ -310,3 +310,19 @@ def test_long_answer_claims_are_fast() -> None:
     claims = extract_claims(text, max_claims=5000)
     assert time.perf_counter() - t0 < 1.0
     assert len(claims) == 1001
+
+
+def test_a_claim_opening_with_a_pronoun_gets_a_standalone_text() -> None:
+    text = (
+        "The Hubble Space Telescope was launched in 1990. It orbits Earth at about 540 km. "
+        "Its mirror is 2.4 metres wide. Hubble has a 2.4-metre mirror."
+    )
+    claims = extract_claims(text)
+    assert [c.standalone for c in claims] == [
+        None,
+        "The Hubble Space Telescope orbits Earth at about 540 km",
+        "The Hubble Space Telescope's mirror is 2.4 metres wide",
+        None,
+    ]
+    # Offsets stay on the text as written.
+    assert all(text[c.start : c.end] == c.text for c in claims)

@@ -143,3 +143,20 @@ def test_scores_and_similarity_are_never_nan() -> None:
     )
     assert np.isfinite(similarity) and 0.0 <= similarity <= 1.0
     assert all(np.isfinite(c.score) for c in candidates)
+
+
+def test_a_claim_is_searched_and_compared_in_its_standalone_form() -> None:
+    embedder = HashEmbedder()
+    docs = [Document(id="d", text="Zephyr turbines run quietly. Kolding hosts a plant. Birds sing.")]
+    index = build_index(docs, embedder=embedder, settings=SETTINGS)
+    text = "It runs quietly."
+    bare = Claim(id="c0", text=text, start=0, end=len(text))
+    resolved = bare.model_copy(update={"standalone": "Zephyr turbines run quietly."})
+    hits = retrieve_many(index, [(bare, ()), (resolved, ())], embedder=embedder, settings=SETTINGS)
+    (_, bare_sim), (candidates, resolved_sim) = hits
+    assert resolved_sim == pytest.approx(1.0, abs=1e-6)
+    assert bare_sim < resolved_sim
+    assert candidates[0].text == "Zephyr turbines run quietly."
+    embedder.texts.clear()
+    retrieve_many(index, [(resolved, ())], embedder=embedder, settings=SETTINGS)
+    assert text not in embedder.texts

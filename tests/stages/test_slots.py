@@ -9,6 +9,7 @@ from workers.stages.slots import (
     extract_slots,
     polarity,
     render_like,
+    same_unit,
     stem,
     terms_match,
     values_match,
@@ -177,3 +178,21 @@ def test_content_terms_drop_stopwords_and_stem() -> None:
     assert stem("approves") == stem("approved") == stem("approve")
     assert terms_match("head", "headquarter")
     assert not terms_match("19", "1991")
+
+
+def test_a_hyphenated_unit_is_a_unit() -> None:
+    slot = _one("It has a 2.4-metre mirror.", SlotKind.FIGURE)
+    assert slot.text == "2.4-metre"
+    assert slot.figure is not None and slot.figure.unit == "m"
+    assert render_like(slot, _one("a 2.5 m mirror", SlotKind.FIGURE)) == "2.5-metre"
+
+
+def test_same_unit_tells_measurements_apart() -> None:
+    km, metres, bare = (
+        _one(t, SlotKind.FIGURE) for t in ("at 540 km", "a 2.4-metre mirror", "a mirror of 2.4")
+    )
+    assert not same_unit(km, metres)
+    assert not same_unit(km, bare)
+    assert same_unit(km, _one("at 547 km", SlotKind.FIGURE))
+    assert same_unit(bare, _one("of 40 staff", SlotKind.FIGURE))
+    assert values_match(_one("1.2 km"), _one("1,200 metres")) is True

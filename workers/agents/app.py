@@ -159,7 +159,9 @@ def _agent(app: faust.App, ctx: AgentContext, topic: Any, name: str, handler: Ha
 async def _guarded(ctx: AgentContext, name: str, event: Any, handler: Handler) -> None:
     """The last line: a handler bug dead-letters the record instead of crashing into a silent ack."""
     raw = bytes(event.value or b"")
-    headers = {k: bytes(v or b"") for k, v in (event.message.headers or ())}
+    raw_headers = event.message.headers or ()
+    pairs = raw_headers.items() if isinstance(raw_headers, Mapping) else raw_headers
+    headers = {str(k): bytes(v or b"") for k, v in pairs}
     timestamp = event.message.timestamp
     ingest_ms = int(timestamp * 1000) if timestamp else ctx.now_ms()
     try:
@@ -273,6 +275,7 @@ def run_worker(
             web_port=web_port, data_dir=data_dir, status_file=status_file,
         )  # fmt: skip
         worker = faust.Worker(app, loop=loop, loglevel=loglevel, quiet=True, redirect_stdouts=False)
+        worker.spinner = None  # a terminal spinner only writes escape codes into log files
         try:
             worker.execute_from_commandline()
         except SystemExit as exc:

@@ -110,11 +110,9 @@ def load_factory(spec: str) -> Callable[[Settings], StreamPipeline]:
 
 
 def run_worker_command(args: argparse.Namespace) -> int:
-    import logging
-
+    # faust sets up logging itself, at --loglevel.
     from workers.agents.app import parse_agents, run_worker
 
-    logging.basicConfig(level=args.loglevel.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     with _config_errors() as failed:
         settings = Settings.load(config_file=args.config)
         bootstrap = require_bootstrap(settings.kafka, args.bootstrap)

@@ -84,7 +84,7 @@ class OfflineChecker:
         evs = [Parsed.of(w.text, entities=names) for w in windows]
         locked = _locked(read, evs)
         best = _pick([self._read_window(read, ev, w, locked) for ev, w in zip(evs, windows, strict=True)])
-        best = _onto_original(best, claim.text, text)
+        best = _onto_original(_noted(best, read), claim.text, text)
         extra = {"overlap": round(best.overlap, 4)}
         return CheckResult(best.label, best.reason, best.window, best.fixes, best.confidence, extra)
 
@@ -153,6 +153,13 @@ def _locked(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
         return frozenset(s.start for s in claim.values)
     names = [s for s in claim.values if s.kind is SlotKind.ENTITY]
     return frozenset(s.start for s in names if any(values_match(s, e) for ev in windows for e in ev.values))
+
+
+def _noted(reading: _Reading, claim: Parsed) -> _Reading:
+    """Why a comparison was neither corrected nor contradicted by a swapped value."""
+    if reading.label is Judgement.SUPPORT or not is_comparative(claim.text):
+        return reading
+    return replace(reading, reason=f"a comparison, not checkable value by value; {reading.reason}")
 
 
 def _onto_original(reading: _Reading, original: str, text: str) -> _Reading:

@@ -10,7 +10,7 @@ Usage::
 
     claim, window = Parsed.of("Acme is based in Mumbai."), Parsed.of("Acme's office is in Delhi.")
     [(p.slot.text, p.other and p.other.text, p.swappable) for p in pair_slots(claim, window)]
-    # [("Acme", "Acme", False), ("Mumbai", "Delhi", True)]
+    # [("Mumbai", "Delhi", True)]: both after "in", and Delhi is not what the window is about
     is_comparative("Arthur's Magazine was started first.")   # True: no value swap can check it
 """
 

@@ -3,6 +3,8 @@
 Sentences come from a rule-based splitter (abbreviations, figures, initials, lists, CJK). A sentence is a
 claim unless it is conversational or procedural (a question, greeting, recommendation to the reader,
 imperative, or a heading without a verb). A sentence joining independent clauses yields one claim per clause.
+A claim that opens with a pronoun ("It orbits ...") also carries `standalone`, the same claim with the
+pronoun replaced by the previous claim's subject, for retrieval and checking (`stages.standalone`).
 
 Usage::
 
@@ -18,6 +20,7 @@ from collections.abc import Iterator
 
 from workers.messages import Claim
 from workers.stages._text import has_verb, is_clause, is_verb, words, wordset
+from workers.stages.standalone import with_standalone
 
 __all__ = ["claim_type", "extract_claims", "split_sentences"]
 
@@ -197,7 +200,8 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def extract_claims(answer: str, *, max_claims: int = 200) -> list[Claim]:
-    """Atomic claims, `answer[c.start:c.end] == c.text`, ids `c0, c1, ...` in text order."""
+    """Atomic claims, `answer[c.start:c.end] == c.text`, ids `c0, c1, ...` in text order; a claim opening
+    with a pronoun has its `standalone` text."""
     claims: list[Claim] = []
     for index, (s, e) in enumerate(split_sentences(answer)):
         if len(claims) >= max_claims:
@@ -219,7 +223,8 @@ def extract_claims(answer: str, *, max_claims: int = 200) -> list[Claim]:
                     claim_type=kind,
                 )
             )
-    return claims
+    # A claim opening with "It", "Its", "The company" ... also gets a text that stands on its own.
+    return with_standalone(claims)
 
 
 def claim_type(sentence: str) -> str:

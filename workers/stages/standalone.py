@@ -120,7 +120,7 @@ def _plain(ws: Sequence[str]) -> bool:
 
 
 def _same_case(phrase: str, pronoun: str) -> str:
-    """"The loan" for "It", "the loan" for "it"; a name keeps its capitals."""
+    """The antecedent in the pronoun's case: "The loan" for "It", "the loan" for "it"; names as written."""
     first, _, rest = phrase.partition(" ")
     if first.lower() not in _ARTICLES or not rest:
         return phrase

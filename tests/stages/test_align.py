@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import pytest
+
+from workers.stages.align import Pair, Parsed, covered, is_comparative, pair_slots
+
+
+def _pair(claim: str, window: str, name: str) -> Pair:
+    return next(p for p in pair_slots(Parsed.of(claim), Parsed.of(window)) if p.slot.text == name)
+
+
+def test_a_name_pairs_with_the_one_after_the_same_word() -> None:
+    evidence = (
+        "12.3 Any dispute arising under this Agreement shall be resolved by arbitration in New York City."
+    )
+    pair = _pair("Disputes are resolved by arbitration in London.", evidence, "London")
+    assert pair.other is not None and pair.other.text == "New York City"
+    assert pair.swappable
+
+
+def test_the_windows_subject_and_the_claims_own_names_are_no_counterparts() -> None:
+    pair = _pair(
+        "The company is headquartered in Rotterdam.", "Acme Corp is headquartered in Amsterdam.", "Rotterdam"
+    )
+    assert pair.other is not None and pair.other.text == "Amsterdam"
+    named = _pair("Acme acquired Globex in Boston.", "The deal was signed in Globex.", "Boston")
+    assert named.other is None
+
+
+def test_a_name_after_another_word_pairs_but_is_not_swappable() -> None:
+    pair = _pair("Acme is based in Mumbai.", "Acme's main plant lies near Delhi.", "Mumbai")
+    assert pair.other is not None and pair.other.text == "Delhi"
+    assert not pair.swappable
+
+
+def test_the_claims_subject_is_never_swappable() -> None:
+    pair = _pair("Globex Corp makes engines.", "The firm said Initech Ltd makes engines.", "Globex Corp")
+    assert not pair.swappable
+
+
+def test_figures_are_swappable_only_in_the_same_unit() -> None:
+    assert _pair("The span is 540 km.", "The span is 547 km.", "540 km").swappable
+    assert not _pair("The span is 540 km.", "The span is 2.4-metre.", "540 km").swappable
+
+
+def test_anchor_and_subject() -> None:
+    read = Parsed.of("Acme Corp moved to the Hague, then to Oslo.")
+    acme, hague, oslo = (s for s in read.values)
+    assert (read.anchor(acme), read.anchor(hague), read.anchor(oslo)) == (None, "to", "to")
+    assert read.in_subject(acme) and not read.in_subject(hague)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Arthur's Magazine was started first.", True),
+        ("Revenue was higher than in 2022.", True),
+        ("It is the largest bank in Norway.", True),
+        ("Revenue grew 12% over the last five years.", False),
+        ("First for Women is published by Bauer Media Group.", False),
+        ("The company was founded in 1991.", False),
+    ],
+)
+def test_is_comparative(text: str, expected: bool) -> None:
+    assert is_comparative(text) is expected
+
+
+def test_covered() -> None:
+    assert covered(["head", "office"], ["headquarter"]) == 0.5
+    assert covered([], ["x"]) == 0.0
