@@ -76,3 +76,10 @@ def test_dead_letter_binary_and_truncated() -> None:
     assert base64.b64decode(record.original) == raw[:10]
     assert record.truncated
     assert record.original_size == 102
+
+
+def test_dead_letter_reason_hides_url_passwords() -> None:
+    reason = "ConnectionError: cannot reach redis://:hunter2@cache:6379/0"
+    record = dead_letter(b"{}", reason=reason, kind="processing_error", stage="pipeline")
+    assert "hunter2" not in record.reason
+    assert "cache:6379" in record.reason

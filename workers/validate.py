@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from workers.errors import InvalidMessage
 from workers.messages import Answer, DeadLetter, _first_error
+from workers.redact import redact
 from workers.settings import LimitSettings
 
 __all__ = ["dead_letter", "parse_answer"]
@@ -113,7 +114,7 @@ def dead_letter(
         original, encoding = base64.b64encode(kept).decode("ascii"), "base64"
     return DeadLetter(
         id=_peek_id(data),
-        reason=reason,
+        reason=redact(reason),  # an exception text can carry a URL with its password
         kind=kind,
         stage=stage,
         original=original,

@@ -8,6 +8,7 @@ tenant `sampled`, which is held at 5% to measure the sampler in the stream.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import subprocess
 import sys
@@ -92,7 +93,8 @@ async def _collect(
     records = tail_records(
         settings.kafka, bootstrap=bootstrap, topic=topic, from_beginning=True, idle_timeout_s=timeout_s
     )
-    async with asyncio.timeout(timeout_s):
+    # aclosing: breaking out must still stop the consumer while the loop runs.
+    async with asyncio.timeout(timeout_s), contextlib.aclosing(records):
         async for record in records:
             if record.key in ids:
                 found[record.key] = record
@@ -161,8 +163,10 @@ async def test_sigterm_mid_stream_and_restart_loses_no_answer(
     await _wait_for(
         lambda: int(((correction.status() or {}).get("counts") or {}).get("gathered", 0)) >= before + 20
     )
-    assert correction.stop(sig=signal.SIGTERM) == 0
-    assert extraction.stop(sig=signal.SIGTERM) == 0
+    for worker in (correction, extraction):
+        worker.send_signal(signal.SIGTERM)
+    assert correction.stop() == 0
+    assert extraction.stop() == 0
     cluster.restart(correction)
     cluster.restart(extraction)
     cluster.wait_assigned(timeout_s=180)
@@ -227,7 +231,7 @@ async def _dead_letters(
     records = tail_records(
         settings.kafka, bootstrap=bootstrap, topic=topic, from_beginning=True, distinct=False
     )
-    async with asyncio.timeout(120):
+    async with asyncio.timeout(120), contextlib.aclosing(records):
         async for record in records:
             letter = DeadLetter.from_json(record.value)
             if letter.headers.get("trace", "").startswith(trace):

@@ -11,8 +11,9 @@ import pytest
 
 from tests.eval.fakes import FakePipeline
 from workers import cli
+from workers.errors import ConfigError
 from workers.eval import bench, command
-from workers.settings import Settings
+from workers.settings import Settings, StageModel
 
 DOCS = [{"id": "d", "text": "Paris is in France."}]
 ROWS = [
@@ -24,9 +25,15 @@ ROWS = [
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> FakePipeline:
+def built() -> list[Settings]:
+    return []
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch, built: list[Settings]) -> FakePipeline:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
     pipeline = FakePipeline()
-    built: list[Settings] = []
 
     def build(settings: Settings) -> FakePipeline:
         built.append(settings)
@@ -73,14 +80,46 @@ def test_cli_eval_on_jsonl(tmp_path: Path, fake: FakePipeline, capsys: pytest.Ca
 def test_cli_eval_refusals(tmp_path: Path, fake: FakePipeline, capsys: pytest.CaptureFixture[str]) -> None:
     data, out = str(_data(tmp_path)), str(tmp_path / "r.json")
     base = ["eval", "--dataset", "jsonl", "--data", data, "--out", out]
-    assert cli.main([*base, "--backend", "openai"]) == 2
-    assert "not available yet" in capsys.readouterr().err
+    assert cli.main([*base, "--limit", "1", "--backend", "openai"]) == 2
+    assert "needs an endpoint" in capsys.readouterr().err
     assert cli.main(["eval", "--dataset", "faithbench", "--data", str(tmp_path / "none"), "--out", out]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert cli.main([*base, "--limit", "0"]) == 2
     assert not Path(out).exists()
     with pytest.raises(SystemExit):
         cli.main(["eval", "--dataset", "squad", "--data", data, "--out", out])
+
+
+def test_cli_eval_openai_backend_sets_every_stage(
+    tmp_path: Path, fake: FakePipeline, built: list[Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    out = tmp_path / "r.json"
+    argv = ["eval", "--dataset", "jsonl", "--data", str(_data(tmp_path)), "--out", str(out)]
+    assert cli.main([*argv, "--backend", "openai"]) == 0
+    models = built[-1].models
+    stages = (models.extraction, models.decomposition, models.verification, models.correction)
+    assert {s.backend for s in stages} == {"openai"}
+    assert json.loads(out.read_text())["backend"] == "openai"
+
+
+def test_eval_settings_backends() -> None:
+    chosen = Settings().model_copy(
+        update={"models": Settings().models.model_copy(update={"verification": StageModel(backend="openai")})}
+    )
+    local = command.eval_settings("local", settings=chosen)
+    assert local.models.verification.backend == "local" and local.routing.enabled is False
+    with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
+        command.eval_settings("openai", settings=chosen, environ={})
+    keyed = command.eval_settings("openai", settings=chosen, environ={"OPENAI_API_KEY": "k"})
+    assert keyed.models.correction.backend == "openai"
+    own_url = StageModel(base_url="http://127.0.0.1:9/v1", api_key_env="NONE")
+    models = chosen.models.model_copy(update=dict.fromkeys(command._STAGES, own_url))
+    own = chosen.model_copy(update={"models": models})
+    served = command.eval_settings("openai", settings=own, environ={})
+    assert served.models.extraction.backend == "openai"
+    with pytest.raises(ConfigError, match="unknown backend"):
+        command.eval_settings("tpu", settings=chosen)
 
 
 def test_bench_runs_evaluations_and_registered_modules(

@@ -53,6 +53,7 @@ def test_faithbench(tmp_path: Path) -> None:
     ]  # fmt: skip
     first, second, third = items[:3]
     assert first.answer.query == "Summarize the document."
+    assert {it.answer.domain for it in items} == {"summarization"}
     assert first.answer.documents[0].text.startswith("Poseidon")
     assert (first.hallucinated, first.hallucinated_lenient) == (True, True)
     assert first.spans == ((37, 47),)
@@ -77,6 +78,7 @@ def test_halueval(tmp_path: Path) -> None:
     assert (right.answer.answer, right.hallucinated) == ("Delhi", False)
     assert (wrong.answer.answer, wrong.hallucinated) == ("Mumbai.", True)
     assert right.group == wrong.group == "halueval-qa-1"
+    assert {it.answer.domain for it in items} == {"qa"}
     assert right.answer.documents[0].text == row["knowledge"]
     assert wrong.claim_gold(0, 3) is False
     assert right.claim_gold(0, 3) is True
@@ -129,6 +131,7 @@ def test_factcheck(tmp_path: Path) -> None:
     kinds = [it.kind for it in items]
     assert kinds == ["response", "response", "claim", "claim", "stance"]
     main, na, claim, unknown, stance = items
+    assert {it.answer.domain for it in items} == {"open-domain"}
     assert main.answer.id == "factcheck-gpt-0"
     assert (main.hallucinated, na.hallucinated) == (True, None)
     assert main.revised == "Brennan was oldest."

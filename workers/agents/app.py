@@ -20,6 +20,7 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -44,6 +45,8 @@ __all__ = ["AGENTS", "FaustSink", "create_app", "parse_agents", "run_worker"]
 log = logging.getLogger(__name__)
 
 AGENTS = ("extraction", "verification", "correction")
+# Within docker-compose's stop_grace_period (30 s) and a session timeout, so the group moves on quickly.
+SHUTDOWN_GRACE_S = 15.0
 Handler = Callable[[AgentContext, bytes, Mapping[str, bytes], int], Awaitable[None]]
 
 
@@ -123,6 +126,10 @@ def _app_options(
         "producer_acks": -1,
         "producer_max_request_size": kafka.max_record_bytes + 65_536,
         "table_standby_replicas": kafka.standby_replicas,
+        # A rebalance waits until buffered records are processed; a pipeline step takes ~0.1 s, so keep
+        # the buffer short (faust's default of 4096 could stall a rebalance for minutes).
+        "stream_buffer_maxsize": 32,
+        "broker_max_poll_records": 32,
         "web_enabled": web_port is not None,
     }
     if web_port is not None:
@@ -274,13 +281,38 @@ def run_worker(
             settings, agents=agents, pipeline=pipeline, bootstrap=bootstrap, app_id=app_id,
             web_port=web_port, data_dir=data_dir, status_file=status_file,
         )  # fmt: skip
-        worker = faust.Worker(app, loop=loop, loglevel=loglevel, quiet=True, redirect_stdouts=False)
+        worker = _Worker(app, loop=loop, loglevel=loglevel, quiet=True, redirect_stdouts=False)
         worker.spinner = None  # a terminal spinner only writes escape codes into log files
         try:
             worker.execute_from_commandline()
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else 1
     return 0
+
+
+class _Worker(faust.Worker):
+    """faust's worker with a bounded shutdown.
+
+    A SIGTERM that lands while the consumer group rebalances can deadlock faust's stop (the consumer
+    thread waits for an assignment callback on the loop that is stopping). Past the grace period
+    the process exits anyway: offsets not yet committed are simply read again by the next owner,
+    which at-least-once delivery and the idempotent agents already allow for.
+    """
+
+    def _schedule_shutdown(self, signal: Any) -> None:
+        if not self._signal_stop_time:
+            watchdog = threading.Timer(SHUTDOWN_GRACE_S, _force_exit)
+            watchdog.daemon = True
+            watchdog.start()
+        super()._schedule_shutdown(signal)
+
+
+def _force_exit() -> None:
+    log.warning(
+        "shutdown took over %.0f s; exiting now, uncommitted records will be read again", SHUTDOWN_GRACE_S
+    )
+    logging.shutdown()
+    os._exit(0)
 
 
 @contextlib.contextmanager

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 import time
 import uuid
@@ -170,12 +171,13 @@ async def _stream_run(
     outputs = tail_records(
         settings.kafka, bootstrap=bootstrap, topic=topics.corrected, from_beginning=True, idle_timeout_s=120.0
     )
-    async for record in outputs:
-        if record.key in wanted:
-            wanted.discard(record.key)
-            latencies.append(float(record.latency_ms or 0))
-            if not wanted:
-                break
+    async with contextlib.aclosing(outputs):
+        async for record in outputs:
+            if record.key in wanted:
+                wanted.discard(record.key)
+                latencies.append(float(record.latency_ms or 0))
+                if not wanted:
+                    break
     elapsed = time.perf_counter() - started
     await publisher
     if wanted:

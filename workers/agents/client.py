@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass, field
 
 import orjson
@@ -104,7 +104,7 @@ async def tail_records(
     limit: int | None = None,
     idle_timeout_s: float | None = None,
     distinct: bool = True,
-) -> AsyncIterator[Record]:
+) -> AsyncGenerator[Record, None]:
     """Yield records until `limit` (distinct keys) or `idle_timeout_s` without a new one."""
     pace_empty_fetches(kafka.empty_fetch_pause_s)
     consumer = AIOKafkaConsumer(

@@ -41,6 +41,7 @@ class WorkerProcess:
     process: subprocess.Popen[bytes]
     status_file: Path
     log_file: Path
+    signalled: bool = False
 
     def status(self) -> dict[str, Any] | None:
         """The worker's last status file (assignment, counters), or None before its first write."""
@@ -57,10 +58,16 @@ class WorkerProcess:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def stop(self, *, sig: int = signal.SIGTERM, timeout_s: float = 20.0) -> int:
-        """Signal the worker by PID and wait; SIGKILL if it does not exit in time."""
-        if self.alive():
+    def send_signal(self, sig: int = signal.SIGTERM) -> None:
+        """Send `sig` once; a second SIGTERM late in faust's shutdown would hit the default handler."""
+        if self.alive() and not self.signalled:
             self.process.send_signal(sig)
+            self.signalled = True
+
+    def stop(self, *, sig: int = signal.SIGTERM, timeout_s: float = 20.0) -> int:
+        """Signal the worker by PID (unless already signalled) and wait; SIGKILL if it lingers."""
+        if self.alive():
+            self.send_signal(sig)
             try:
                 self.process.wait(timeout=timeout_s)
             except subprocess.TimeoutExpired:
@@ -84,6 +91,7 @@ class LocalCluster:
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="woodpecker-cluster-")))
     keep_workdir: bool = False
     workers: list[WorkerProcess] = field(default_factory=list)
+    started: int = 0
 
     def child_env(self) -> dict[str, str]:
         env = {**os.environ, **self.env, "KAFKA_BOOTSTRAP": self.bootstrap, "PYTHONUNBUFFERED": "1"}
@@ -96,8 +104,10 @@ class LocalCluster:
         return [self._start_one(agents, loglevel=loglevel) for _ in range(replicas)]
 
     def _start_one(self, agents: str, *, loglevel: str) -> WorkerProcess:
-        name = f"{agents.replace(',', '+')}-{len(self.workers)}"
+        self.started += 1
+        name = f"{agents.replace(',', '+')}-{self.started}"
         status_file, log_file = self.workdir / f"{name}.status.json", self.workdir / f"{name}.log"
+        status_file.unlink(missing_ok=True)
         args = [sys.executable, "-m", "workers.cli", "worker", "--agents", agents, "--app-id", self.app_id]
         args += ["--status-file", str(status_file), "--loglevel", loglevel]
         if self.pipeline_factory:
@@ -111,11 +121,11 @@ class LocalCluster:
         self.workers.append(worker)
         return worker
 
-    def restart(self, worker: WorkerProcess) -> WorkerProcess:
+    def restart(self, worker: WorkerProcess, *, loglevel: str = "warning") -> WorkerProcess:
         """A fresh process in place of `worker` (after it stopped), same agents, same group."""
         worker.stop()
         self.workers.remove(worker)
-        return self._start_one(worker.agents, loglevel="warning")
+        return self._start_one(worker.agents, loglevel=loglevel)
 
     def wait_assigned(self, *, timeout_s: float = 90.0) -> None:
         """Until every running worker reports partitions of its agents' topics (or raise with logs)."""

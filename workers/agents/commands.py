@@ -164,12 +164,11 @@ async def _tail(settings: Settings, args: argparse.Namespace, *, bootstrap: str,
         settings.kafka, bootstrap=bootstrap, topic=topic, from_beginning=args.from_beginning,
         limit=args.limit, idle_timeout_s=args.timeout, distinct=not args.all,
     )  # fmt: skip
-    async for record in records:
-        print(
-            record.value.decode("utf-8", "replace") if args.json else describe(record, color=color),
-            flush=True,
-        )
-        shown += 1
+    async with contextlib.aclosing(records):
+        async for record in records:
+            text = record.value.decode("utf-8", "replace") if args.json else describe(record, color=color)
+            print(text, flush=True)
+            shown += 1
     return shown
 
 

@@ -133,7 +133,8 @@ def plan_chunks(indices: Sequence[int], *, batch_size: int, max_chunks: int) -> 
 
 def _claim_data(key: str, claim: Claim, windows: Sequence[Evidence]) -> dict[str, object]:
     evidence = [{"window_id": f"w{j}", "text": w.text} for j, w in enumerate(windows)]
-    return {"id": key, "text": claim.text, "evidence": evidence}
+    # The pronoun-resolved text when extraction made one: the model needs the subject too.
+    return {"id": key, "text": claim.standalone or claim.text, "evidence": evidence}
 
 
 def _verdict_for(pair: Pair, verdict: VerdictOut | None) -> CheckResult:

@@ -10,6 +10,11 @@
   labels and the gold `revised_response`; `subtask4_*` gives claim items (claim + its evidence),
   `subtask3_*` claim-evidence stance pairs.
 
+Every answer carries the `domain` of its dataset (`DOMAINS`), so the per-domain tier-1 thresholds of
+`settings.thresholds.by_domain` apply to it as they would in production, and calibration
+(`workers.eval.calibrate`) fits one threshold per domain: FaithBench is "summarization", HaluEval-QA
+"qa", Factcheck-GPT "open-domain" (ChatGPT answers to open questions, checked against web evidence).
+
 Usage::
 
     items = load_faithbench(Path("../shared/data/faithbench"))
@@ -27,9 +32,11 @@ import orjson
 from workers.eval.datasets import DatasetError, EvalItem, GoldRegion, Span, read_jsonl
 from workers.messages import Answer, Document
 
-__all__ = ["load_factcheck", "load_faithbench", "load_halueval", "locate"]
+__all__ = ["DOMAINS", "load_factcheck", "load_faithbench", "load_halueval", "locate"]
 
 FAITHBENCH_QUERY = "Summarize the document."
+# The answer domain of each dataset's items.
+DOMAINS = {"faithbench": "summarization", "halueval-qa": "qa", "factcheck-gpt": "open-domain"}
 # Numeric metadata that are ids, not detector scores.
 _NOT_DETECTORS = frozenset({"raw_sample_id", "sample_id"})
 
@@ -70,6 +77,7 @@ def _faithbench_item(sample: dict[str, Any], item_id: str) -> EvalItem:
         query=FAITHBENCH_QUERY,
         answer=sample["summary"],
         documents=(Document(id=f"{item_id}-source", text=sample["source"]),),
+        domain=DOMAINS["faithbench"],
         metadata={"summarizer": str(metadata.get("summarizer", ""))},
     )
     return EvalItem(
@@ -135,7 +143,11 @@ def _halueval_pair(row: dict[str, Any], group: str) -> list[EvalItem]:
     return [
         EvalItem(
             answer=Answer(
-                id=f"{group}-{name}", query=str(row["question"]), answer=text, documents=(document,)
+                id=f"{group}-{name}",
+                query=str(row["question"]),
+                answer=text,
+                documents=(document,),
+                domain=DOMAINS["halueval-qa"],
             ),
             group=group,
             hallucinated=bad,
@@ -179,7 +191,13 @@ def _factcheck_response(row: dict[str, Any], rid: str) -> EvalItem:
     )
     revised = row.get("revised_response")
     return EvalItem(
-        answer=Answer(id=rid, query=str(row.get("prompt", "")), answer=response, documents=documents),
+        answer=Answer(
+            id=rid,
+            query=str(row.get("prompt", "")),
+            answer=response,
+            documents=documents,
+            domain=DOMAINS["factcheck-gpt"],
+        ),
         hallucinated=(not factual) if isinstance(factual, bool) else None,
         regions=_sentence_regions(response, _sentences(row)),
         revised=revised if isinstance(revised, str) else None,
@@ -290,6 +308,7 @@ def _claim_items(
                     query=str(rows[ri].get("prompt", "")),
                     answer=rec["claim"],
                     documents=_dedupe(docs),
+                    domain=DOMAINS["factcheck-gpt"],
                 ),
                 kind="claim",
                 group=f"factcheck-gpt-{ri}",
@@ -316,6 +335,7 @@ def _stance_items(
             query=str(rows[where[0]].get("prompt", "")),
             answer=str(rec["claim"]),
             documents=(Document(id=f"{item_id}-evidence", text=rec["evidence"]),),
+            domain=DOMAINS["factcheck-gpt"],
         )
         items.append(
             EvalItem(

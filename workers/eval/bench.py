@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from workers.errors import ConfigError
 from workers.eval.command import build_eval_pipeline, eval_settings, evaluate
 from workers.eval.datasets import DatasetError
 from workers.eval.report import write_html, write_json
@@ -51,15 +52,19 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--datasets", default=",".join(EVAL_DATASETS), help="comma-separated names")
     parser.add_argument("--no-throughput", action="store_true", help="skip the throughput benchmarks")
+    parser.add_argument("--backend", choices=("local", "openai"), default="local", help="model backend")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, *, pipeline: Processor | None = None) -> int:
     args = _parser().parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    evaluations = {
-        name: _evaluate(name, args, pipeline=pipeline) for name in args.datasets.split(",") if name.strip()
-    }
+    try:
+        names = [name for name in args.datasets.split(",") if name.strip()]
+        evaluations = {name: _evaluate(name, args, pipeline=pipeline) for name in names}
+    except ConfigError as exc:  # e.g. --backend openai without an endpoint
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
     throughput = {} if args.no_throughput else run_throughput(args.out)
     summary = {"evaluations": evaluations, "throughput": throughput, "split": args.split, "limit": args.limit}
     write_json(summary, args.out / "summary.json")
@@ -74,7 +79,7 @@ def _evaluate(name: str, args: argparse.Namespace, *, pipeline: Processor | None
     try:
         report = evaluate(
             dataset=name, data=folder, split=args.split, limit=args.limit, seed=args.seed,
-            pipeline=pipeline or _shared_pipeline(), progress=True,
+            backend=args.backend, pipeline=pipeline or _shared_pipeline(args.backend), progress=True,
         )  # fmt: skip
     except DatasetError as exc:
         return {"skipped": str(exc)}
@@ -84,9 +89,9 @@ def _evaluate(name: str, args: argparse.Namespace, *, pipeline: Processor | None
 
 
 @functools.cache
-def _shared_pipeline() -> Processor:
+def _shared_pipeline(backend: str = "local") -> Processor:
     """One production pipeline for all datasets, so the embedder loads once."""
-    return build_eval_pipeline(eval_settings())
+    return build_eval_pipeline(eval_settings(backend))
 
 
 def _headline(report: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,9 @@
 """`woodpecker eval`: run a labelled dataset through the pipeline and write the report.
 
 Routing is disabled for evaluation, so every item is checked; the report's `settings` says so.
+`--backend openai` sets every model stage (extraction, decomposition, verification, correction) to the
+LLM backend; it needs an endpoint: `OPENAI_BASE_URL` (any OpenAI-compatible server), the stage's API
+key variable (`OPENAI_API_KEY`, for api.openai.com) or a `base_url` in the settings.
 
 Usage::
 
@@ -15,7 +18,9 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +28,12 @@ from workers.errors import ConfigError
 from workers.eval.datasets import DATASETS, DatasetError, Split, load_dataset, select
 from workers.eval.report import build_report, write_html, write_json
 from workers.eval.runner import Processor, run_items
-from workers.settings import Settings
+from workers.settings import BackendKind, Settings, StageModel
 
 __all__ = ["build_eval_pipeline", "eval_settings", "evaluate", "register", "run", "summary"]
 
 _ROUTING_NOTE = "routing disabled for evaluation: every item goes through all five stages"
+_STAGES = ("extraction", "decomposition", "verification", "correction")
 
 
 def register(subparsers: Any) -> None:
@@ -80,12 +86,37 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def eval_settings(backend: str = "local") -> Settings:
-    """The user's settings with routing off; the openai backend is refused until it exists."""
-    if backend == "openai":
-        raise ConfigError("--backend openai is not available yet; use --backend local")
-    settings = Settings.load()
-    return settings.model_copy(update={"routing": settings.routing.model_copy(update={"enabled": False})})
+def eval_settings(
+    backend: str = "local", *, settings: Settings | None = None, environ: Mapping[str, str] | None = None
+) -> Settings:
+    """The user's settings (`Settings.load()` by default) with routing off and every model stage on
+    `backend`; ConfigError when the openai backend has no endpoint to call."""
+    base = settings or Settings.load()
+    base = base.model_copy(update={"routing": base.routing.model_copy(update={"enabled": False})})
+    if backend not in ("local", "openai"):
+        raise ConfigError(f"unknown backend {backend!r}; use local or openai")
+    kind: BackendKind = "openai" if backend == "openai" else "local"
+    # Every stage, so the report's `backend` says what ran whatever the settings file chose.
+    models = base.models.model_copy(update={s: _on(getattr(base.models, s), kind) for s in _STAGES})
+    if kind == "openai":
+        _require_endpoint([getattr(models, s) for s in _STAGES], os.environ if environ is None else environ)
+    return base.model_copy(update={"models": models})
+
+
+def _on(stage: StageModel, backend: BackendKind) -> StageModel:
+    return stage.model_copy(update={"backend": backend})
+
+
+def _require_endpoint(stages: list[StageModel], environ: Mapping[str, str]) -> None:
+    """Each stage needs a base URL (its own or OPENAI_BASE_URL) or an API key for api.openai.com."""
+    if environ.get("OPENAI_BASE_URL"):
+        return
+    lacking = sorted({s.api_key_env for s in stages if not s.base_url and not environ.get(s.api_key_env)})
+    if lacking:
+        raise ConfigError(
+            "--backend openai needs an endpoint: set OPENAI_BASE_URL (an OpenAI-compatible server), "
+            f"or {' / '.join(lacking)} for api.openai.com, or models.<stage>.base_url in the settings"
+        )
 
 
 def evaluate(
@@ -98,9 +129,11 @@ def evaluate(
     backend: str = "local",
     pipeline: Processor | None = None,
     progress: bool = False,
+    settings: Settings | None = None,
 ) -> dict[str, Any]:
-    """Load, sample, run and score; `pipeline` defaults to the production one built from the settings."""
-    settings = eval_settings(backend)
+    """Load, sample, run and score; `pipeline` defaults to the production one built from the settings
+    (`settings`, else `Settings.load()`, with routing off and the stages on `backend`)."""
+    settings = eval_settings(backend, settings=settings)
     items = load_dataset(dataset, data)
     chosen = select(items, split=split, limit=limit, seed=seed)
     run = run_items(chosen, pipeline or build_eval_pipeline(settings), progress=progress)
