@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ../shared/data
 
-.PHONY: all run test lint types bench up down clean venv
+.PHONY: all run test lint types bench calibrate up down clean venv
 
 all: lint test
 
@@ -32,6 +32,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m workers.eval.bench --data $(DATA) --out bench/results
+
+# Per-domain tier-1 thresholds fitted on the dev split, scored on test (docs/EVALUATION.md).
+calibrate: $(STAMP)
+	$(BIN)/python -m workers.eval.calibrate --data $(DATA) --out bench/results/calibration.json
 
 up:
 	docker compose up -d

@@ -117,14 +117,14 @@ def test_unicode(real_pipeline: Pipeline) -> None:
 
 def test_evidence_at_the_end_of_a_long_document_is_found(real_pipeline: Pipeline) -> None:
     filler = " ".join(
-        f"Paragraph {i} discusses unrelated weather patterns over the northern sea." for i in range(800)
+        f"Paragraph {i} discusses unrelated weather patterns over the northern sea." for i in range(200)
     )
     doc = Document(id="long", text=filler + " The Kestrel bridge was opened to traffic in 1987.")
-    assert len(doc.text) > 50_000
+    assert len(doc.text) > 10_000  # MiniLM reads 256 word pieces (~1,000 characters) at most
     out = _run(real_pipeline, "The Kestrel bridge was opened to traffic in 1987.", doc)
     claim = out.claims[0]
     assert claim.verdict is Verdict.VERIFIED
-    assert claim.evidence[0].start > 50_000
+    assert claim.evidence[0].start > 10_000
     assert doc.text[claim.evidence[0].start : claim.evidence[0].end] == claim.evidence[0].text
 
 

@@ -265,3 +265,46 @@ def test_a_fix_inside_the_resolved_words_is_not_made() -> None:
     assert result.label is not Judgement.CONTRADICT
     assert not result.fixes
     assert "pronoun" in result.reason
+
+
+def test_a_value_in_another_guise_is_found() -> None:
+    # A year the slot reader takes for a count ("a 2014 film"), a count with an unread unit, a name in
+    # lower case with a split possessive: found, so the claim is supported.
+    cases = [
+        ("The 2014 Tamil film was directed by Siva.", "Veeram is a 2014 Indian Tamil film directed by Siva."),
+        ("As of 22 February 2020 there were 77,984 confirmed cases.",
+         "As of 22 February 2020, 77,984 cases have been confirmed in China."),
+        ("The favourites include Nicky Henderson's Sprinter Sacre.",
+         "the favourites include nicky henderson 's sprinter sacre , ridden by nico de boinville ."),
+    ]  # fmt: skip
+    for claim, evidence in cases:
+        assert _judge(claim, evidence).label is Judgement.SUPPORT, claim
+
+
+def test_a_bare_count_of_something_else_is_not_found() -> None:
+    result = _judge(
+        "The trial enrolled 20 patients in Ohio.", "The trial in Ohio enrolled patients at 20 sites."
+    )
+    assert result.label is not Judgement.SUPPORT
+
+
+def test_a_frame_about_the_source_is_not_checked() -> None:
+    claim = "The passage states that the film grossed $181 million."
+    result = _judge(claim, "The film grossed $181 million worldwide.")
+    assert result.label is Judgement.SUPPORT
+    assert 'claim read as "the film grossed $181 million."' in result.reason
+    wrong = "According to the article, revenue was $4.2 bn in 2023."
+    fixed = _judge(wrong, "Revenue was $3.9 billion in 2023.")
+    assert fixed.label is Judgement.CONTRADICT
+    assert _apply(wrong, fixed) == "According to the article, revenue was $3.9 bn in 2023."
+
+
+def test_a_count_spelled_out_in_like_words_is_found_not_contradicted() -> None:
+    claim = "Locke was appointed permanently after signing a 3-year deal."
+    evidence = "Locke was appointed permanently after signing a three-year deal. The 39-year-old lost once."
+    assert _judge(claim, evidence).label is Judgement.SUPPORT
+    # "three" among other words is no stand-in for the claim's 3, so the 4 still contradicts it.
+    other = _judge(
+        "The company has 3 offices in Ohio.", "The company has 4 offices in Ohio and three warehouses."
+    )
+    assert other.label is Judgement.CONTRADICT

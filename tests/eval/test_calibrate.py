@@ -83,7 +83,10 @@ def test_calibrate_reports_both_rules_dev_and_test() -> None:
     # On test 0.72 flags the 0.7 answer too: no better than the default there.
     assert out["test"]["chosen:contradicted_or_unverified"]["balanced_accuracy"] == 0.5
     assert out["helps_on_test"] is False
+    assert out["gates_like_one"] is False
     assert "test" not in cal.calibrate(_records(), None, default=0.82, current=0.8, by_claim_type={})
+    flagging = [_item(7, True, (0.95, Judgement.SUPPORT)), _item(8, False)]
+    assert cal.calibrate(flagging, None, default=0.82, current=0.82, by_claim_type={})["gates_like_one"]
 
 
 def _checked(claim_id: str, similarity: float, judgement: Judgement) -> CheckedClaim:

@@ -1,52 +1,45 @@
-"""The faust App: topics, the three agents (any subset), the gather tables and the worker loop.
+"""The faust Apps: one per agent, each its own consumer group, around the handlers.
 
 Usage::
 
-    app = create_app(settings, agents={"verification"}, pipeline=pipeline, bootstrap="127.0.0.1:9092")
-    exit_code = run_worker(settings, agents=parse_agents("extraction,verification"), bootstrap=bootstrap)
+    apps = create_apps(settings, agents={"verification"}, pipeline=pipeline, bootstrap="127.0.0.1:9092")
+    [verification] = apps                     # AgentApp(agent, app, ctx, source topic)
 
-Every process of one deployment joins the same consumer group (`kafka.app_id`), whatever agents it
-runs; faust's assignor hands each topic's partitions only to the members subscribed to it, so three
-verification processes split the claims topic while one extraction process reads all of `answers`.
-The agents here are shells: they decode the faust event and call the handlers in extraction.py,
-verification.py and correction.py, which hold the logic and are unit-tested without Kafka.
+Each agent kind is its own consumer group, `<kafka.app_id>-<agent>`, however the agents are spread over
+processes: three processes with `--agents verification` split the claims topic, and a process running
+all three agents is a member of all three groups. Restarting correction workers therefore never pauses
+extraction or verification for a rebalance. The agents here are shells: they decode the faust event
+and call the handlers in extraction.py, verification.py and correction.py, which hold the logic and
+are unit-tested without Kafka.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import os
-import shutil
-import tempfile
-import threading
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import faust
-import orjson
 
 from workers.agents.context import AgentContext, StreamPipeline
 from workers.agents.correction import GatherState, TickThrottle, handle_verdict, send_tick
 from workers.agents.deadletter import send_dead_letter
 from workers.agents.extraction import handle_answer
-from workers.agents.pacing import pace_empty_fetches
-from workers.agents.topics import Topics, ensure_topics
+from workers.agents.topics import Topics
 from workers.agents.verification import handle_claim
 from workers.errors import ConfigError
 from workers.settings import KafkaSettings, Settings
-from workers.telemetry import consume_span, set_consumer_lag, setup_telemetry
+from workers.telemetry import consume_span
 
-__all__ = ["AGENTS", "FaustSink", "create_app", "parse_agents", "run_worker"]
+__all__ = ["AGENTS", "AgentApp", "FaustSink", "create_apps", "parse_agents"]
 
 log = logging.getLogger(__name__)
 
 AGENTS = ("extraction", "verification", "correction")
-# Within docker-compose's stop_grace_period (30 s) and a session timeout, so the group moves on quickly.
-SHUTDOWN_GRACE_S = 15.0
 Handler = Callable[[AgentContext, bytes, Mapping[str, bytes], int], Awaitable[None]]
 
 
@@ -79,7 +72,15 @@ def _raw_topic(app: faust.App, name: str, *, partitions: int) -> Any:
     )
 
 
-def create_app(
+@dataclass(frozen=True)
+class AgentApp:
+    agent: str
+    app: faust.App
+    ctx: AgentContext
+    source: str
+
+
+def create_apps(
     settings: Settings,
     *,
     agents: frozenset[str],
@@ -88,26 +89,25 @@ def create_app(
     app_id: str | None = None,
     web_port: int | None = None,
     data_dir: Path | None = None,
-    status_file: Path | None = None,
-) -> faust.App:
-    kafka = settings.kafka
-    app = faust.App(
-        app_id or kafka.app_id,
-        **_app_options(kafka, bootstrap=bootstrap, web_port=web_port, data_dir=data_dir),
-    )
-    topics = Topics.from_settings(kafka)
-    sink = FaustSink(app, topics.all(), partitions=kafka.partitions)
+) -> list[AgentApp]:
+    """One faust App per agent, in AGENTS order, sharing the pipeline, its executor and the counters."""
     executor = ThreadPoolExecutor(max_workers=len(AGENTS), thread_name_prefix="woodpecker-pipeline")
-    ctx = AgentContext.build(settings, pipeline=pipeline, sink=sink, executor=executor)
-    if "extraction" in agents:
-        _agent(app, ctx, sink.topic(topics.answers), "extraction", _extraction)
-    if "verification" in agents:
-        _agent(app, ctx, sink.topic(topics.claims), "verification", _verification)
-    if "correction" in agents:
-        _correction(app, ctx, sink.topic(topics.verdicts))
-    if status_file is not None:
-        _status_timer(app, ctx, agents=agents, path=status_file)
-    return app
+    counts: Counter[str] = Counter()
+    apps: list[AgentApp] = []
+    for agent in (a for a in AGENTS if a in agents):
+        port = web_port if not apps else None
+        where = data_dir / agent if data_dir is not None else None
+        app = faust.App(
+            f"{app_id or settings.kafka.app_id}-{agent}",
+            **_app_options(settings.kafka, bootstrap=bootstrap, web_port=port, data_dir=where),
+        )
+        topics = Topics.from_settings(settings.kafka)
+        sink = FaustSink(app, topics.all(), partitions=settings.kafka.partitions)
+        ctx = AgentContext.build(settings, pipeline=pipeline, sink=sink, executor=executor, counts=counts)
+        source = _SOURCES[agent](topics)
+        _REGISTER[agent](app, ctx, sink.topic(source))
+        apps.append(AgentApp(agent, app, ctx, source))
+    return apps
 
 
 def _app_options(
@@ -187,6 +187,14 @@ async def _verification(ctx: AgentContext, raw: bytes, headers: Mapping[str, byt
     await handle_claim(ctx, raw, headers=headers)
 
 
+def _register_extraction(app: faust.App, ctx: AgentContext, topic: Any) -> None:
+    _agent(app, ctx, topic, "extraction", _extraction)
+
+
+def _register_verification(app: faust.App, ctx: AgentContext, topic: Any) -> None:
+    _agent(app, ctx, topic, "verification", _verification)
+
+
 def _correction(app: faust.App, ctx: AgentContext, topic: Any) -> None:
     partitions = ctx.settings.kafka.partitions
     state = GatherState(
@@ -211,115 +219,13 @@ def _correction(app: faust.App, ctx: AgentContext, topic: Any) -> None:
     app.timer(interval=max(0.2, min(1.0, deadline_s / 5)), name="woodpecker.gather_deadline")(deadline_timer)
 
 
-def _status_timer(app: faust.App, ctx: AgentContext, *, agents: frozenset[str], path: Path) -> None:
-    """A JSON file with the assignment and counters, rewritten every second (readiness probes, tests)."""
-    by_agent = {
-        "extraction": ctx.topics.answers,
-        "verification": ctx.topics.claims,
-        "correction": ctx.topics.verdicts,
-    }
-    sources = [by_agent[a] for a in sorted(agents)]
-
-    async def write_status() -> None:
-        assigned: dict[str, list[int]] = {}
-        for tp in app.consumer.assignment():
-            assigned.setdefault(tp.topic, []).append(tp.partition)
-        lag = await _report_lag(app, sources)
-        status = {
-            "worker": ctx.worker,
-            "agents": sorted(agents),
-            "sources": sources,
-            "assigned": assigned,
-            "lag": lag,
-            "counts": dict(ctx.counts),
-        }
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(orjson.dumps(status, option=orjson.OPT_SORT_KEYS))
-        tmp.replace(path)
-
-    write_status.__qualname__ = "write_status"
-    app.timer(interval=1.0, name="woodpecker.status_file")(write_status)
-
-
-async def _report_lag(app: faust.App, sources: list[str]) -> dict[str, int]:
-    """Records not yet read, per source partition (high-water mark minus position), also as a metric."""
-    lag: dict[str, int] = {}
-    for tp in app.consumer.assignment():
-        if tp.topic not in sources:
-            continue
-        position = await app.consumer.position(tp)
-        if position is None:
-            continue
-        behind = max(0, app.consumer.highwater(tp) - position)
-        lag[f"{tp.topic}:{tp.partition}"] = behind
-        set_consumer_lag(group=app.conf.id, topic=tp.topic, partition=tp.partition, lag=behind)
-    return lag
-
-
-def run_worker(
-    settings: Settings,
-    *,
-    agents: frozenset[str],
-    bootstrap: str,
-    pipeline_factory: Callable[[Settings], StreamPipeline],
-    app_id: str | None = None,
-    web_port: int | None = None,
-    status_file: Path | None = None,
-    loglevel: str = "warning",
-) -> int:
-    """Create the topics, build the pipeline, run faust until SIGTERM/SIGINT; returns the exit code."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    setup_telemetry(settings, service_name="woodpecker-" + "-".join(sorted(agents)))
-    pace_empty_fetches(settings.kafka.empty_fetch_pause_s)
-    created = loop.run_until_complete(ensure_topics(settings.kafka, bootstrap=bootstrap))
-    if created:
-        log.info("created topics %s", ", ".join(created))
-    pipeline = pipeline_factory(settings)
-    with _scratch_dir() as data_dir:
-        app = create_app(
-            settings, agents=agents, pipeline=pipeline, bootstrap=bootstrap, app_id=app_id,
-            web_port=web_port, data_dir=data_dir, status_file=status_file,
-        )  # fmt: skip
-        worker = _Worker(app, loop=loop, loglevel=loglevel, quiet=True, redirect_stdouts=False)
-        worker.spinner = None  # a terminal spinner only writes escape codes into log files
-        try:
-            worker.execute_from_commandline()
-        except SystemExit as exc:
-            return exc.code if isinstance(exc.code, int) else 1
-    return 0
-
-
-class _Worker(faust.Worker):
-    """faust's worker with a bounded shutdown.
-
-    A SIGTERM that lands while the consumer group rebalances can deadlock faust's stop (the consumer
-    thread waits for an assignment callback on the loop that is stopping). Past the grace period
-    the process exits anyway: offsets not yet committed are simply read again by the next owner,
-    which at-least-once delivery and the idempotent agents already allow for.
-    """
-
-    def _schedule_shutdown(self, signal: Any) -> None:
-        if not self._signal_stop_time:
-            watchdog = threading.Timer(SHUTDOWN_GRACE_S, _force_exit)
-            watchdog.daemon = True
-            watchdog.start()
-        super()._schedule_shutdown(signal)
-
-
-def _force_exit() -> None:
-    log.warning(
-        "shutdown took over %.0f s; exiting now, uncommitted records will be read again", SHUTDOWN_GRACE_S
-    )
-    logging.shutdown()
-    os._exit(0)
-
-
-@contextlib.contextmanager
-def _scratch_dir() -> Iterator[Path]:
-    # faust wants a data dir even for the memory store; keep it out of the working tree.
-    path = Path(tempfile.mkdtemp(prefix=f"woodpecker-worker-{os.getpid()}-"))
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
+_SOURCES: dict[str, Callable[[Topics], str]] = {
+    "extraction": lambda t: t.answers,
+    "verification": lambda t: t.claims,
+    "correction": lambda t: t.verdicts,
+}
+_REGISTER: dict[str, Callable[[faust.App, AgentContext, Any], None]] = {
+    "extraction": _register_extraction,
+    "verification": _register_verification,
+    "correction": _correction,
+}

@@ -111,7 +111,8 @@ def load_factory(spec: str) -> Callable[[Settings], StreamPipeline]:
 
 def run_worker_command(args: argparse.Namespace) -> int:
     # faust sets up logging itself, at --loglevel.
-    from workers.agents.app import parse_agents, run_worker
+    from workers.agents.app import parse_agents
+    from workers.agents.worker import run_worker
 
     with _config_errors() as failed:
         settings = Settings.load(config_file=args.config)

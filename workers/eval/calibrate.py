@@ -14,7 +14,9 @@ positive = hallucinated) under the response rule `contradicted_or_unverified` (w
 to the one nearest the global default). The rule `contradicted_only` does not depend on the
 threshold; its dev and test scores are reported beside, so the better rule is visible, never chosen
 silently. The test split is then scored at the default and at the chosen threshold: that is the
-honest figure. Nothing is fitted on test.
+honest figure. Nothing is fitted on test. `gates_like_one` marks a domain whose chosen threshold does
+no better on dev than 1.0 (nothing VERIFIED, every claim flagged): such a threshold rewards flagging
+on that data and says little about the similarity tier.
 
 Usage::
 
@@ -222,6 +224,7 @@ def calibrate(
         "dev": _at(dev, points, by_claim_type),
         "dev_by_kind": _by_kind(dev, chosen, by_claim_type),
         "claims": _claim_counts(dev, by_claim_type),
+        "gates_like_one": _gates_like_one(rows, chosen),
         "sweep": rows,
     }
     if test is not None:
@@ -273,6 +276,13 @@ def _claim_counts(records: Sequence[ItemRecord], by_claim_type: Mapping[str, flo
         "own_type_threshold": sum(c.claim_type in by_claim_type for c in claims),
         "items_without_claims": sum(not r.claims for r in records),
     }
+
+
+def _gates_like_one(rows: Sequence[Mapping[str, Any]], chosen: float) -> bool:
+    """Whether the chosen threshold scores no better on dev than 1.0, where no claim is VERIFIED and
+    the detector only counts claims: then the data rewards flagging, not the similarity tier."""
+    by_t = {float(r["threshold"]): float(r["balanced_accuracy"]) for r in rows}
+    return 1.0 in by_t and by_t[chosen] <= by_t[1.0] + 1e-9
 
 
 def _helps(test: Mapping[str, Any]) -> bool:

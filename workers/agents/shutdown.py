@@ -1,0 +1,81 @@
+"""A bounded worker shutdown that still leaves the consumer group.
+
+Usage::
+
+    watchdog = ShutdownWatchdog([app], kafka=settings.kafka, bootstrap=bootstrap, grace_s=15.0)
+    watchdog.arm()        # on SIGTERM: if the process is still alive after grace_s, leave and exit
+
+A SIGTERM that lands while the group rebalances can deadlock faust's stop: the consumer thread waits
+for an assignment callback on the event loop that is itself stopping. Past the grace period the worker
+exits anyway, but first sends the LeaveGroup request faust never got to, from a fresh client; otherwise
+the group waits for this member's session to time out (and the embedded noida-db broker, which never
+expires members, would stall the group for good). Offsets not yet committed are read again by the next
+owner, which at-least-once delivery and the idempotent agents allow for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from typing import Any
+
+from aiokafka.client import AIOKafkaClient, CoordinationType
+from aiokafka.protocol.group import LeaveGroupRequest
+
+from workers.agents.topics import client_options
+from workers.settings import KafkaSettings
+
+__all__ = ["ShutdownWatchdog", "group_member", "leave_group"]
+
+log = logging.getLogger(__name__)
+
+
+def group_member(app: Any) -> tuple[str, str] | None:
+    """(group id, member id) of the app's consumer, or None when it is not in a group (yet)."""
+    try:
+        coordinator = app.consumer._thread._consumer._coordinator
+    except AttributeError:
+        return None
+    member = getattr(coordinator, "member_id", "")
+    return (str(coordinator.group_id), str(member)) if member else None
+
+
+async def leave_group(kafka: KafkaSettings, *, bootstrap: str, group: str, member: str) -> bool:
+    """Best effort: tell the group coordinator that `member` is gone. True when the broker answered."""
+    client = AIOKafkaClient(**client_options(kafka, bootstrap=bootstrap), request_timeout_ms=3000)
+    try:
+        await client.bootstrap()
+        node = await client.coordinator_lookup(CoordinationType.GROUP, group)
+        await client.send(node, LeaveGroupRequest(group, member))
+    except Exception as exc:
+        log.warning("could not leave group %s: %s: %s", group, type(exc).__name__, exc)
+        return False
+    finally:
+        await client.close()
+    return True
+
+
+class ShutdownWatchdog:
+    def __init__(self, apps: list[Any], *, kafka: KafkaSettings, bootstrap: str, grace_s: float) -> None:
+        self._apps, self._kafka, self._bootstrap, self.grace_s = apps, kafka, bootstrap, grace_s
+        self._timer: threading.Timer | None = None
+
+    def arm(self) -> None:
+        if self._timer is None:
+            self._timer = threading.Timer(self.grace_s, self.fire)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def fire(self) -> None:
+        log.warning("shutdown took over %.0f s; leaving the groups and exiting", self.grace_s)
+        members = [m for m in (group_member(app) for app in self._apps) if m is not None]
+        if members:
+            asyncio.run(asyncio.wait_for(self._leave_all(members), timeout=5.0))
+        logging.shutdown()
+        os._exit(0)
+
+    async def _leave_all(self, members: list[tuple[str, str]]) -> None:
+        for group, member_id in members:
+            await leave_group(self._kafka, bootstrap=self._bootstrap, group=group, member=member_id)

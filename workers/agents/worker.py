@@ -1,0 +1,166 @@
+"""`woodpecker worker`: topics, pipeline, the agents' faust Apps, one worker loop, a clean stop.
+
+Usage::
+
+    exit_code = run_worker(settings, agents=parse_agents("extraction,verification"),
+                           bootstrap="127.0.0.1:9092", pipeline_factory=build_pipeline)
+
+The process runs until SIGTERM or SIGINT, then commits, leaves its consumer groups and exits 0 (within
+SHUTDOWN_GRACE_S, see shutdown.py). With `status_file` it rewrites a JSON file every second: the
+partitions it owns, its lag per partition and its counters (for readiness probes and the tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import faust
+import orjson
+
+from workers.agents.app import AgentApp, create_apps
+from workers.agents.context import StreamPipeline
+from workers.agents.membership import keep_member_id_on_illegal_generation
+from workers.agents.pacing import pace_empty_fetches
+from workers.agents.shutdown import ShutdownWatchdog
+from workers.agents.topics import ensure_topics
+from workers.settings import Settings
+from workers.telemetry import set_consumer_lag, setup_telemetry
+
+__all__ = ["SHUTDOWN_GRACE_S", "run_worker", "write_status"]
+
+log = logging.getLogger(__name__)
+
+# Within docker-compose's stop_grace_period (30 s), so a stuck stop still leaves the groups in time.
+SHUTDOWN_GRACE_S = 15.0
+
+
+def run_worker(
+    settings: Settings,
+    *,
+    agents: frozenset[str],
+    bootstrap: str,
+    pipeline_factory: Callable[[Settings], StreamPipeline],
+    app_id: str | None = None,
+    web_port: int | None = None,
+    status_file: Path | None = None,
+    loglevel: str = "warning",
+) -> int:
+    """Create the topics, build the pipeline, run faust until SIGTERM/SIGINT; returns the exit code."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    setup_telemetry(settings, service_name="woodpecker-" + "-".join(sorted(agents)))
+    pace_empty_fetches(settings.kafka.empty_fetch_pause_s)
+    keep_member_id_on_illegal_generation()
+    created = loop.run_until_complete(ensure_topics(settings.kafka, bootstrap=bootstrap))
+    if created:
+        log.info("created topics %s", ", ".join(created))
+    pipeline = pipeline_factory(settings)
+    with _scratch_dir() as data_dir:
+        apps = create_apps(
+            settings, agents=agents, pipeline=pipeline, bootstrap=bootstrap, app_id=app_id,
+            web_port=web_port, data_dir=data_dir,
+        )  # fmt: skip
+        if status_file is not None:
+            _status_timer(apps, path=status_file)
+        return _run(apps, loop=loop, loglevel=loglevel, settings=settings, bootstrap=bootstrap)
+
+
+def _run(
+    apps: list[AgentApp],
+    *,
+    loop: asyncio.AbstractEventLoop,
+    loglevel: str,
+    settings: Settings,
+    bootstrap: str,
+) -> int:
+    first, *others = [a.app for a in apps]
+    worker = _Worker(first, *others, loop=loop, loglevel=loglevel, quiet=True, redirect_stdouts=False)
+    worker.watchdog = ShutdownWatchdog(
+        [a.app for a in apps], kafka=settings.kafka, bootstrap=bootstrap, grace_s=SHUTDOWN_GRACE_S
+    )
+    worker.spinner = None  # a terminal spinner only writes escape codes into log files
+    try:
+        worker.execute_from_commandline()
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 1
+    return 0
+
+
+class _Worker(faust.Worker):
+    """faust's worker with a bounded shutdown (see shutdown.py)."""
+
+    watchdog: ShutdownWatchdog | None = None
+
+    def _schedule_shutdown(self, signal: Any) -> None:
+        if self.watchdog is not None:
+            self.watchdog.arm()
+        super()._schedule_shutdown(signal)
+
+
+def _status_timer(apps: Sequence[AgentApp], *, path: Path) -> None:
+    async def status_file() -> None:
+        write_status(path, await status_of(apps))
+
+    status_file.__qualname__ = "status_file"
+    apps[0].app.timer(interval=1.0, name="woodpecker.status_file")(status_file)
+
+
+async def status_of(apps: Sequence[AgentApp]) -> dict[str, Any]:
+    """Assignment, lag (also reported as a metric) and counters of this process."""
+    assigned: dict[str, list[int]] = {}
+    lag: dict[str, int] = {}
+    for agent_app in apps:
+        for tp in agent_app.app.consumer.assignment():
+            assigned.setdefault(tp.topic, []).append(tp.partition)
+        lag.update(await _lag(agent_app))
+    first = apps[0].ctx
+    return {
+        "worker": first.worker,
+        "agents": [a.agent for a in apps],
+        "groups": [a.app.conf.id for a in apps],
+        "sources": [a.source for a in apps],
+        "assigned": {topic: sorted(parts) for topic, parts in assigned.items()},
+        "lag": lag,
+        "counts": dict(first.counts),
+    }
+
+
+async def _lag(agent_app: AgentApp) -> dict[str, int]:
+    """Records not yet read per source partition: high-water mark minus the consumer's position."""
+    consumer = agent_app.app.consumer
+    lag: dict[str, int] = {}
+    for tp in consumer.assignment():
+        if tp.topic != agent_app.source:
+            continue
+        position = await consumer.position(tp)
+        if position is None:
+            continue
+        behind = max(0, consumer.highwater(tp) - position)
+        lag[f"{tp.topic}:{tp.partition}"] = behind
+        set_consumer_lag(group=agent_app.app.conf.id, topic=tp.topic, partition=tp.partition, lag=behind)
+    return lag
+
+
+def write_status(path: Path, status: dict[str, Any]) -> None:
+    """Atomically, so a reader never sees half a file."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(orjson.dumps(status, option=orjson.OPT_SORT_KEYS))
+    tmp.replace(path)
+
+
+@contextlib.contextmanager
+def _scratch_dir() -> Iterator[Path]:
+    # faust wants a data dir even for the memory store; keep it out of the working tree.
+    path = Path(tempfile.mkdtemp(prefix=f"woodpecker-worker-{os.getpid()}-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
