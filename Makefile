@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m workers.demo
+	$(BIN)/python -m workers.agents.demo
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider

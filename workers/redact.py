@@ -150,7 +150,7 @@ def _redact_record(record: logging.LogRecord, redactor: Redactor) -> None:
         message = record.getMessage()
     except Exception:  # a bad format string: logging reports it when the record is emitted
         return
-    record.msg, record.args = redactor.redact(message), None
+    record.msg, record.args = redactor.redact(message), ()
     if record.exc_info and record.exc_info[1] is not None:
         record.exc_text = redactor.redact("".join(traceback.format_exception(*record.exc_info)).rstrip("\n"))
     if record.stack_info:

@@ -19,7 +19,7 @@ import contextlib
 import sys
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -146,17 +146,33 @@ def _summary(latencies_ms: Sequence[float], *, count: int, seconds: float) -> di
 
 
 def in_process(settings: Settings, answers: Sequence[Answer]) -> dict[str, float]:
+    """The same pipeline, one answer after another, with the workers' one torch thread per process."""
     from workers.pipeline import build_pipeline
 
     pipeline = build_pipeline(settings)
-    pipeline.process(_synthetic(10_000, prefix="warmup", tenant=None))
-    latencies: list[float] = []
-    started = time.perf_counter()
-    for answer in answers:
-        t0 = time.perf_counter()
-        pipeline.process(answer)
-        latencies.append((time.perf_counter() - t0) * 1000)
-    return _summary(latencies, count=len(answers), seconds=time.perf_counter() - started)
+    with _torch_threads(1):
+        pipeline.process(_synthetic(10_000, prefix="warmup", tenant=None))
+        latencies: list[float] = []
+        started = time.perf_counter()
+        for answer in answers:
+            t0 = time.perf_counter()
+            pipeline.process(answer)
+            latencies.append((time.perf_counter() - t0) * 1000)
+        elapsed = time.perf_counter() - started
+    return _summary(latencies, count=len(answers), seconds=elapsed)
+
+
+@contextlib.contextmanager
+def _torch_threads(count: int) -> Iterator[None]:
+    # The workers run with OMP_NUM_THREADS=1 (cluster.py); the comparison must not give either side more.
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 async def _stream_run(

@@ -19,6 +19,7 @@ import asyncio
 import logging
 import os
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from aiokafka.client import AIOKafkaClient, CoordinationType
@@ -58,8 +59,17 @@ async def leave_group(kafka: KafkaSettings, *, bootstrap: str, group: str, membe
 
 
 class ShutdownWatchdog:
-    def __init__(self, apps: list[Any], *, kafka: KafkaSettings, bootstrap: str, grace_s: float) -> None:
+    def __init__(
+        self,
+        apps: list[Any],
+        *,
+        kafka: KafkaSettings,
+        bootstrap: str,
+        grace_s: float,
+        cleanup: Callable[[], None] | None = None,
+    ) -> None:
         self._apps, self._kafka, self._bootstrap, self.grace_s = apps, kafka, bootstrap, grace_s
+        self._cleanup = cleanup
         self._timer: threading.Timer | None = None
 
     def arm(self) -> None:
@@ -73,6 +83,8 @@ class ShutdownWatchdog:
         members = [m for m in (group_member(app) for app in self._apps) if m is not None]
         if members:
             asyncio.run(asyncio.wait_for(self._leave_all(members), timeout=5.0))
+        if self._cleanup is not None:
+            self._cleanup()  # os._exit skips every finally block
         logging.shutdown()
         os._exit(0)
 

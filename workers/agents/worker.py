@@ -70,22 +70,19 @@ def run_worker(
         )  # fmt: skip
         if status_file is not None:
             _status_timer(apps, path=status_file)
-        return _run(apps, loop=loop, loglevel=loglevel, settings=settings, bootstrap=bootstrap)
+        watchdog = ShutdownWatchdog(
+            [a.app for a in apps], kafka=settings.kafka, bootstrap=bootstrap, grace_s=SHUTDOWN_GRACE_S,
+            cleanup=lambda: shutil.rmtree(data_dir, ignore_errors=True),
+        )  # fmt: skip
+        return _run(apps, loop=loop, loglevel=loglevel, watchdog=watchdog)
 
 
 def _run(
-    apps: list[AgentApp],
-    *,
-    loop: asyncio.AbstractEventLoop,
-    loglevel: str,
-    settings: Settings,
-    bootstrap: str,
+    apps: list[AgentApp], *, loop: asyncio.AbstractEventLoop, loglevel: str, watchdog: ShutdownWatchdog
 ) -> int:
     first, *others = [a.app for a in apps]
     worker = _Worker(first, *others, loop=loop, loglevel=loglevel, quiet=True, redirect_stdouts=False)
-    worker.watchdog = ShutdownWatchdog(
-        [a.app for a in apps], kafka=settings.kafka, bootstrap=bootstrap, grace_s=SHUTDOWN_GRACE_S
-    )
+    worker.watchdog = watchdog
     worker.spinner = None  # a terminal spinner only writes escape codes into log files
     try:
         worker.execute_from_commandline()

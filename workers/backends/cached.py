@@ -131,7 +131,9 @@ class CachedChecker:
 
     def _key(self, claim: Claim, windows: Sequence[Evidence]) -> str:
         spans = [[w.doc_id, w.start, w.end, w.text] for w in windows]
-        body = orjson.dumps([self.name, self._threshold, claim.text, claim.standalone, claim.claim_type, spans])
+        body = orjson.dumps(
+            [self.name, self._threshold, claim.text, claim.standalone, claim.claim_type, spans]
+        )
         return f"vrd:{self.name}:{text_digest(body)}"
 
 
