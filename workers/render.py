@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 
-from workers.messages import Action, ClaimResult, Corrected
+from workers.messages import Action, ClaimResult, Corrected, Verdict
 
 __all__ = ["render"]
 
@@ -25,11 +25,12 @@ def render(corrected: Corrected, *, color: bool = False) -> str:
     review = "  NEEDS REVIEW: " + ", ".join(corrected.review_reasons) if corrected.needs_review else ""
     head = f"{s['bold']}{corrected.id}{s['end']}  route={corrected.route.value}{review}"
     lines = [head, "  " + _word_diff(corrected.original, corrected.corrected, s)]
-    changed = [c for c in corrected.claims if c.action is not Action.KEEP]
+    # Unverified claims kept as they are (held for review) are shown too: a reviewer needs them.
+    changed = [c for c in corrected.claims if c.action is not Action.KEEP or c.verdict != Verdict.VERIFIED]
     lines += [_claim_line(c, s) for c in changed]
-    kept = len(corrected.claims) - len(changed)
+    verified = len(corrected.claims) - len(changed)
     if corrected.claims:
-        lines.append(f"  {s['dim']}{kept} claim(s) verified or kept{s['end']}")
+        lines.append(f"  {s['dim']}{verified} claim(s) verified{s['end']}")
     return "\n".join(lines)
 
 
