@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from tests.agents.helpers import ListSink, answer, light_pipeline, make_ctx, settings_for, stats_free
 from workers.agents.context import AgentContext
@@ -24,7 +25,7 @@ def _state() -> GatherState:
     return GatherState(statuses={}, data={})
 
 
-async def _verdicts(ctx: AgentContext, sink: ListSink, answer_id: str, **extra: object) -> list[bytes]:
+async def _verdicts(ctx: AgentContext, sink: ListSink, answer_id: str, **extra: Any) -> list[bytes]:
     """Extraction then verification in memory; returns the verdicts-topic records (plan first)."""
     await handle_answer(ctx, answer(answer_id, **extra).to_json(), headers={}, ingest_ms=11)
     for claim in sink.take(ctx.topics.claims):
@@ -161,14 +162,15 @@ async def test_shadow_corrections_go_to_the_shadow_topic_only() -> None:
     assert sink.on(ctx.topics.review) == []
 
 
-async def test_answers_needing_review_also_go_to_the_review_topic() -> None:
+async def test_answers_needing_review_go_to_the_review_topic_instead_of_the_output() -> None:
     sink, state = ListSink(), _state()
     ctx = make_ctx(sink)
     for raw in await _verdicts(ctx, sink, "g9", domain="finance", stakes="high"):
         await handle_verdict(ctx, state, raw, headers={})
-    [out] = _outputs(ctx, sink)
-    assert out.needs_review
-    assert [r.key for r in sink.on(ctx.topics.review)] == ["g9"]
+    assert _outputs(ctx, sink) == []
+    [out] = [Corrected.from_json(r.value) for r in sink.on(ctx.topics.review)]
+    assert out.id == "g9" and out.needs_review
+    assert ctx.counts["held_for_review"] == 1
 
 
 async def test_a_malformed_verdict_is_dead_lettered() -> None:

@@ -185,7 +185,12 @@ async def _stream_run(
     wanted = {a.id for a in answers}
     latencies: list[float] = []
     outputs = tail_records(
-        settings.kafka, bootstrap=bootstrap, topic=topics.corrected, from_beginning=True, idle_timeout_s=120.0
+        settings.kafka,
+        bootstrap=bootstrap,
+        topic=topics.corrected,
+        also=(topics.review,),  # answers held for review are delivered there instead
+        from_beginning=True,
+        idle_timeout_s=120.0,
     )
     async with contextlib.aclosing(outputs):
         async for record in outputs:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import orjson
@@ -104,11 +104,13 @@ async def tail_records(
     limit: int | None = None,
     idle_timeout_s: float | None = None,
     distinct: bool = True,
+    also: Sequence[str] = (),
 ) -> AsyncGenerator[Record, None]:
-    """Yield records until `limit` (distinct keys) or `idle_timeout_s` without a new one."""
+    """Yield records of `topic` and the `also` topics until `limit` distinct keys or `idle_timeout_s` idle."""
     pace_empty_fetches(kafka.empty_fetch_pause_s)
     consumer = AIOKafkaConsumer(
         topic,
+        *also,
         **client_options(kafka, bootstrap=bootstrap),
         group_id=None,
         auto_offset_reset="earliest" if from_beginning else "latest",

@@ -12,7 +12,9 @@ in-memory sink and a fake pipeline, and faust stays a thin shell around them (se
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
+import logging
 import os
 import socket
 import time
@@ -25,6 +27,7 @@ from typing import Protocol, TypeVar
 from workers.agents.deadletter import RecordTooLarge, RetryPolicy
 from workers.agents.sampler import Sampler
 from workers.agents.topics import Topics
+from workers.decisions import log_decisions
 from workers.messages import Answer, CheckedClaim, ClaimTask, Corrected, Stats
 from workers.pipeline import Prepared
 from workers.settings import Settings
@@ -45,6 +48,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 # Kafka header names on every record the agents write.
 H_SCHEMA = "woodpecker-schema"
@@ -111,9 +115,10 @@ class AgentContext:
         )
 
     async def blocking(self, fn: Callable[..., T], *args: object, **kwargs: object) -> T:
-        """Run a pipeline phase in the executor."""
+        """Run a pipeline phase in the executor, in a copy of this context (the stage spans need the span)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
+        call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
+        return await loop.run_in_executor(self.executor, call)
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -136,17 +141,31 @@ async def send_json(
 
 
 async def emit_corrected(ctx: AgentContext, corrected: Corrected, *, shadow: bool, ingest_ms: int) -> None:
-    """One record per answer id on the output (or shadow) topic; answers needing review also to review."""
+    """One record per answer id: on the review topic when it needs review, else the output (or shadow) topic.
+
+    An answer held for review reaches the output topic when `woodpecker review approve` publishes it.
+    """
     value, headers = corrected.to_json(), ingest_header(ingest_ms)
-    topic = ctx.topics.shadow if shadow else ctx.topics.corrected
+    topic = _destination(ctx.topics, corrected, shadow=shadow)
     await send_json(
         ctx, topic, key=corrected.id, value=value, schema=corrected.schema_version, headers=headers
     )
-    if corrected.needs_review and not shadow:
-        review = ctx.topics.review
-        await send_json(
-            ctx, review, key=corrected.id, value=value, schema=corrected.schema_version, headers=headers
-        )
     ctx.counts["shadow" if shadow else corrected.route.value] += 1
+    ctx.counts["held_for_review"] += topic == ctx.topics.review
     if not shadow:
         record_result(corrected)
+    _log_decisions(ctx, corrected)
+
+
+def _log_decisions(ctx: AgentContext, corrected: Corrected) -> None:
+    # The answer is already out: a logging failure must not send it again through the error path.
+    try:
+        log_decisions(corrected, settings=ctx.settings)
+    except Exception:
+        log.exception("decision log failed for %s", corrected.id)
+
+
+def _destination(topics: Topics, corrected: Corrected, *, shadow: bool) -> str:
+    if shadow:
+        return topics.shadow
+    return topics.review if corrected.needs_review else topics.corrected

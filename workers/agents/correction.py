@@ -35,10 +35,12 @@ from workers.errors import InvalidMessage
 from workers.messages import AnswerPlan, CheckedClaim, GatherKind, Stats, VerdictMessage
 from workers.pipeline import unverified_for_missing
 from workers.stages.route import RouteDecision
+from workers.telemetry import consume_span
 
 __all__ = ["GatherState", "GatherStatus", "TickThrottle", "handle_verdict", "retention_s", "send_tick"]
 
 STAGE = "correction"
+_TRACE_KEYS = frozenset({"traceparent", "tracestate"})
 # An answer whose plan never came is given up (dead-lettered) after this many deadlines.
 ORPHAN_DEADLINES = 10
 
@@ -54,6 +56,8 @@ class GatherStatus(BaseModel):
     verify_ms: float = 0.0
     done_ms: int | None = None
     outcome: str | None = None
+    # The plan's W3C trace context, so an answer completed by the deadline timer stays in its trace.
+    trace: dict[str, str] = {}
 
     @property
     def complete(self) -> bool:
@@ -118,6 +122,10 @@ def _due_ms(status: GatherStatus, *, deadline_s: float) -> float:
     return status.done_ms + retention_s(deadline_s) * 1000
 
 
+def _trace_headers(headers: Mapping[str, bytes]) -> dict[str, str]:
+    return {k: v.decode("latin-1") for k, v in headers.items() if k.lower() in _TRACE_KEYS}
+
+
 def _plan_key(answer_id: str) -> str:
     return f"plan:{answer_id}"
 
@@ -141,6 +149,8 @@ async def handle_verdict(
         _maybe_forget(ctx, state, answer_id, status, message=message, now_ms=now_ms)
         return
     status = _merge(state, status, message, now_ms=now_ms)
+    if message.plan is not None:
+        status = status.model_copy(update={"trace": _trace_headers(headers)})
     state.put_status(answer_id, status)
     if status.complete:
         await _complete(ctx, state, answer_id, status, missing=False)
@@ -189,7 +199,8 @@ async def _on_deadline(
     if now_ms < status.first_ms + deadline_s * 1000:
         return
     if status.has_plan:
-        await _complete(ctx, state, answer_id, status, missing=True)
+        with consume_span(STAGE, status.trace, answer_id=answer_id):
+            await _complete(ctx, state, answer_id, status, missing=True)
     elif now_ms >= status.first_ms + ORPHAN_DEADLINES * deadline_s * 1000:
         reason = f"{len(status.seen)} verdict(s) arrived but the plan never did"
         raw = orjson.dumps({"id": answer_id, "status": status.model_dump(mode="json")})

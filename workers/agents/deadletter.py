@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, TypeVar
 from workers.errors import InvalidMessage, WoodpeckerError
 from workers.messages import DeadLetter
 from workers.settings import KafkaSettings
-from workers.telemetry import record_dead_letter
+from workers.telemetry import inject_headers, record_dead_letter
 from workers.validate import dead_letter
 
 if TYPE_CHECKING:
@@ -131,12 +131,9 @@ async def send_dead_letter(
     if record.id is None and answer_id is not None:
         record = record.model_copy(update={"id": answer_id})
     meta = {"woodpecker-dlq-kind": kind.encode(), "woodpecker-dlq-stage": stage.encode()}
-    await ctx.sink.send(
-        ctx.topics.deadletter,
-        key=record.id,
-        value=record.to_json(),
-        headers={**meta, "woodpecker-schema": b"deadletter.v1"},
-    )
+    # The current agent span's trace context, so a dead letter is found in its answer's trace.
+    traced = inject_headers(headers=[*meta.items(), ("woodpecker-schema", b"deadletter.v1")])
+    await ctx.sink.send(ctx.topics.deadletter, key=record.id, value=record.to_json(), headers=dict(traced))
     ctx.counts[f"deadletter.{stage}"] += 1
     record_dead_letter(record)
     log.warning("dead-lettered %s at %s: %s (%s)", record.id or "<no id>", stage, reason, kind)
