@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ../shared/data
 
-.PHONY: all run test lint types bench calibrate up down clean venv
+.PHONY: all run test lint types bench calibrate train-verifier up down clean venv
 
 all: lint test
 
@@ -36,6 +36,12 @@ bench: $(STAMP)
 # Per-domain tier-1 thresholds fitted on the dev split, scored on test (docs/EVALUATION.md).
 calibrate: $(STAMP)
 	$(BIN)/python -m workers.eval.calibrate --data $(DATA) --out bench/results/calibration.json
+
+# Rebuild the trained verifier from scratch on the CPU: train (weights into workers/_models/verifier),
+# then choose its support threshold on FaithBench dev (threshold choice only; never trained on).
+train-verifier: $(STAMP)
+	$(BIN)/python -m workers.training.command --data $(DATA) --report bench/results/verifier
+	$(BIN)/python -m workers.training.tune --data $(DATA) --out bench/results/verifier/tuning.json --no-checks --write
 
 up:
 	docker compose up -d

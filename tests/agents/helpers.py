@@ -10,6 +10,7 @@ Usage::
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -70,6 +71,20 @@ class ListSink:
 def light_pipeline(settings: Settings) -> Pipeline:
     """The real stages and rule checker, with a hashed bag-of-words embedder instead of MiniLM."""
     return Pipeline(settings=settings, embedder=HashEmbedder(), checker=OfflineChecker())
+
+
+class SlowPipeline(Pipeline):
+    """The light pipeline, `delay_s` slower per answer in `prepare`: a backlog that lasts (consumer lag)."""
+
+    delay_s = 0.04
+
+    def prepare(self, answer: Answer) -> Prepared:
+        time.sleep(self.delay_s)
+        return super().prepare(answer)
+
+
+def slow_pipeline(settings: Settings) -> Pipeline:
+    return SlowPipeline(settings=settings, embedder=HashEmbedder(), checker=OfflineChecker())
 
 
 class FlakyPipeline:

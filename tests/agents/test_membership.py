@@ -52,3 +52,38 @@ def test_installing_is_idempotent() -> None:
         assert patched.__woodpecker__ is True
     finally:
         GroupCoordinator._do_commit_offsets, GroupCoordinator.reset_generation = commit, reset
+
+
+async def test_an_empty_assignment_is_a_failed_join_to_retry_and_anything_else_passes() -> None:
+    from workers.agents.membership import _retrying_empty
+
+    class Rebalance:
+        group_id = "g"
+
+        def __init__(self, result: Any) -> None:
+            self.result = result
+
+        async def join(self) -> Any:
+            return self.result
+
+        perform = _retrying_empty(join)
+
+    assert await Rebalance(("roundrobin", b"")).perform() is None
+    assigned = ("roundrobin", b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")
+    assert await Rebalance(assigned).perform() == assigned
+    assert await Rebalance(None).perform() is None
+
+
+def test_installing_the_rejoin_is_idempotent() -> None:
+    from aiokafka.consumer.group_coordinator import CoordinatorGroupRebalance
+
+    from workers.agents.membership import rejoin_on_empty_assignment
+
+    original = CoordinatorGroupRebalance.perform_group_join
+    try:
+        assert rejoin_on_empty_assignment()
+        patched = CoordinatorGroupRebalance.perform_group_join
+        assert rejoin_on_empty_assignment()
+        assert CoordinatorGroupRebalance.perform_group_join is patched
+    finally:
+        CoordinatorGroupRebalance.perform_group_join = original  # type: ignore[method-assign]

@@ -28,3 +28,10 @@ def test_no_member_before_joining_or_without_a_consumer() -> None:
 async def test_leaving_without_a_broker_reports_failure_instead_of_raising() -> None:
     bootstrap = f"127.0.0.1:{free_port()}"
     assert await leave_group(KafkaSettings(), bootstrap=bootstrap, group="g", member="m") is False
+
+
+def test_client_id_names_the_group_and_the_process_in_safe_characters() -> None:
+    from workers.agents.shutdown import client_id
+
+    assert client_id("wp-verification", worker="vm:5862") == "wp-verification.vm-5862"
+    assert client_id("g", worker="host name/x:1") == "g.host-name-x-1"

@@ -25,10 +25,11 @@ from typing import Any
 
 import faust
 
-from workers.agents.context import AgentContext, StreamPipeline
+from workers.agents.context import AgentContext, StreamPipeline, worker_name
 from workers.agents.correction import GatherState, TickThrottle, handle_verdict, send_tick
 from workers.agents.deadletter import send_dead_letter
 from workers.agents.extraction import handle_answer
+from workers.agents.shutdown import client_id
 from workers.agents.topics import Topics
 from workers.agents.verification import handle_claim
 from workers.errors import ConfigError
@@ -97,10 +98,10 @@ def create_apps(
     for agent in (a for a in AGENTS if a in agents):
         port = web_port if not apps else None
         where = data_dir / agent if data_dir is not None else None
-        app = faust.App(
-            f"{app_id or settings.kafka.app_id}-{agent}",
-            **_app_options(settings.kafka, bootstrap=bootstrap, web_port=port, data_dir=where),
-        )
+        group = f"{app_id or settings.kafka.app_id}-{agent}"
+        options = _app_options(settings.kafka, bootstrap=bootstrap, web_port=port, data_dir=where)
+        # A client id per process, so a dead process's group members can be found (shutdown.py).
+        app = faust.App(group, broker_client_id=client_id(group, worker=worker_name()), **options)
         topics = Topics.from_settings(settings.kafka)
         sink = FaustSink(app, topics.all(), partitions=settings.kafka.partitions)
         ctx = AgentContext.build(settings, pipeline=pipeline, sink=sink, executor=executor, counts=counts)

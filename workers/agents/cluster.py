@@ -8,14 +8,18 @@ Usage::
         cluster.start("correction")
         cluster.wait_assigned(timeout_s=60)
         ...                                      # publish, consume
+        cluster.restart(cluster.kill(worker))    # SIGKILL, then a fresh process in its place
     # every worker got SIGTERM (SIGKILL if it lingered), in reverse start order
 
 Each worker is `python -m workers.cli worker --agents NAME` with its own log and status file in the
 cluster's scratch directory; they share one app id (consumer group), unique per cluster unless given.
+A worker that died without leaving its groups (SIGKILL) is evicted from them on restart, as a real
+broker's session timeout would do; the embedded noida-db broker never expires members (shutdown.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -25,11 +29,16 @@ import tempfile
 import time
 import uuid
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
+
+from workers.agents.context import worker_name
+from workers.agents.shutdown import client_id, evict_members
+from workers.settings import KafkaSettings
 
 __all__ = ["LocalCluster", "WorkerProcess"]
 
@@ -54,6 +63,9 @@ class WorkerProcess:
     def assigned(self) -> dict[str, list[int]]:
         status = self.status() or {}
         return dict(status.get("assigned") or {})
+
+    def groups(self, app_id: str) -> list[str]:
+        return [f"{app_id}-{agent}" for agent in self.agents.split(",")]
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -86,6 +98,7 @@ class WorkerProcess:
 class LocalCluster:
     bootstrap: str
     env: Mapping[str, str] = field(default_factory=dict)
+    kafka: KafkaSettings = field(default_factory=KafkaSettings)  # connection options for evictions
     app_id: str = field(default_factory=lambda: f"woodpecker-{uuid.uuid4().hex[:10]}")
     pipeline_factory: str | None = None
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="woodpecker-cluster-")))
@@ -121,11 +134,38 @@ class LocalCluster:
         self.workers.append(worker)
         return worker
 
+    def kill(self, worker: WorkerProcess) -> WorkerProcess:
+        """SIGKILL `worker` by PID, as a crash would, and wait for it: it leaves no group."""
+        if worker.alive():
+            worker.process.kill()
+            worker.signalled = True
+        worker.process.wait(timeout=30)
+        return worker
+
     def restart(self, worker: WorkerProcess, *, loglevel: str = "warning") -> WorkerProcess:
-        """A fresh process in place of `worker` (after it stopped), same agents, same group."""
+        """A fresh process in place of `worker` (after it stopped), same agents, same group.
+
+        A worker that was killed is evicted from its groups first (see `evict`).
+        """
         worker.stop()
+        if worker.process.returncode != 0:
+            self.evict(worker)
         self.workers.remove(worker)
         return self._start_one(worker.agents, loglevel=loglevel)
+
+    def evict(self, worker: WorkerProcess) -> list[str]:
+        """Remove a dead worker's members from its groups; returns their member ids."""
+        if worker.alive():
+            raise RuntimeError(f"worker {worker.name} is alive; stop it before evicting it")
+        name = worker_name(worker.process.pid)
+        evicted: list[str] = []
+        for group in worker.groups(self.app_id):
+            evicted += _run(
+                evict_members(
+                    self.kafka, bootstrap=self.bootstrap, groups=[group], client=client_id(group, worker=name)
+                )
+            )
+        return evicted
 
     def wait_assigned(self, *, timeout_s: float = 90.0) -> None:
         """Until every running worker reports partitions of its agents' topics (or raise with logs)."""
@@ -137,8 +177,10 @@ class LocalCluster:
             if all(_has_source_partitions(w) for w in self.workers):
                 return
             time.sleep(0.25)
-        waiting = [w.name for w in self.workers if not _has_source_partitions(w)]
-        raise TimeoutError(f"workers without partitions after {timeout_s:.0f} s: {', '.join(waiting)}")
+        waiting = [w for w in self.workers if not _has_source_partitions(w)]
+        logs = "\n".join(f"--- {w.name}: {w.status()}\n{w.log_tail(20)}" for w in waiting)
+        names = ", ".join(w.name for w in waiting)
+        raise TimeoutError(f"workers without partitions after {timeout_s:.0f} s: {names}\n{logs}")
 
     def stop(self) -> dict[str, int]:
         codes = {w.name: w.stop() for w in reversed(self.workers)}
@@ -151,6 +193,12 @@ class LocalCluster:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _run(coro: Any) -> Any:
+    """Run `coro` to completion from sync code, also when the caller is inside a running event loop."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result(timeout=60)
 
 
 def _has_source_partitions(worker: WorkerProcess) -> bool:

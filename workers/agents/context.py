@@ -82,8 +82,9 @@ class Sink(Protocol):
     ) -> None: ...
 
 
-def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+def worker_name(pid: int | None = None) -> str:
+    """`host:pid` of this process (or of process `pid` on this host)."""
+    return f"{socket.gethostname()}:{pid if pid is not None else os.getpid()}"
 
 
 @dataclass(frozen=True)

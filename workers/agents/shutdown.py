@@ -11,6 +11,11 @@ exits anyway, but first sends the LeaveGroup request faust never got to, from a 
 the group waits for this member's session to time out (and the embedded noida-db broker, which never
 expires members, would stall the group for good). Offsets not yet committed are read again by the next
 owner, which at-least-once delivery and the idempotent agents allow for.
+
+A process killed outright (SIGKILL, OOM) never leaves. A real broker drops such a member once its
+session times out; noida-db 0.2.3 never does, so its partitions stay orphaned and every later rebalance
+waits for it. `evict_members` sends the LeaveGroup on the dead process's behalf, found by the client
+id each worker's consumers carry (`client_id`); `LocalCluster.restart` does this for a killed worker.
 """
 
 from __future__ import annotations
@@ -22,15 +27,47 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from aiokafka.admin import AIOKafkaAdminClient
 from aiokafka.client import AIOKafkaClient, CoordinationType
 from aiokafka.protocol.group import LeaveGroupRequest
 
 from workers.agents.topics import client_options
 from workers.settings import KafkaSettings
 
-__all__ = ["ShutdownWatchdog", "group_member", "leave_group"]
+__all__ = ["ShutdownWatchdog", "client_id", "evict_members", "group_member", "leave_group"]
 
 log = logging.getLogger(__name__)
+
+
+def client_id(group: str, *, worker: str) -> str:
+    """The Kafka client id of one process's consumer in `group`: names the process in group descriptions.
+
+    `worker` is `host:pid` (context.worker_name); kept to characters every broker and tool accepts.
+    """
+    safe = "".join(c if c.isalnum() or c in "._-" else "-" for c in worker)
+    return f"{group}.{safe}"
+
+
+async def evict_members(kafka: KafkaSettings, *, bootstrap: str, groups: list[str], client: str) -> list[str]:
+    """Remove every member of `groups` whose client id is `client` (a process known to be dead).
+
+    Returns the member ids it removed. Only for members that cannot leave by themselves: evicting a
+    live one makes it rejoin, a needless rebalance.
+    """
+    admin = AIOKafkaAdminClient(**client_options(kafka, bootstrap=bootstrap), request_timeout_ms=5000)
+    await admin.start()
+    try:
+        described = await admin.describe_consumer_groups(groups)
+    finally:
+        await admin.close()
+    evicted: list[str] = []
+    for response in described:
+        for group in response.to_object()["groups"]:
+            name = group["group"]
+            for member in (m["member_id"] for m in group["members"] if m["client_id"] == client):
+                if await leave_group(kafka, bootstrap=bootstrap, group=name, member=member):
+                    evicted.append(member)
+    return evicted
 
 
 def group_member(app: Any) -> tuple[str, str] | None:

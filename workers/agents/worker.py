@@ -6,8 +6,9 @@ Usage::
                            bootstrap="127.0.0.1:9092", pipeline_factory=build_pipeline)
 
 The process runs until SIGTERM or SIGINT, then commits, leaves its consumer groups and exits 0 (within
-SHUTDOWN_GRACE_S, see shutdown.py). With `status_file` it rewrites a JSON file every second: the
-partitions it owns, its lag per partition and its counters (for readiness probes and the tests).
+SHUTDOWN_GRACE_S, see shutdown.py). Every second it sets the consumer lag metric per partition it owns;
+with `status_file` it also rewrites a JSON file: those partitions, their lag and its counters (for
+readiness probes and the tests).
 """
 
 from __future__ import annotations
@@ -27,14 +28,16 @@ import orjson
 
 from workers.agents.app import AgentApp, create_apps
 from workers.agents.context import StreamPipeline
-from workers.agents.membership import keep_member_id_on_illegal_generation
+from workers.agents.flushing import flush_producer_buffer_fully
+from workers.agents.membership import keep_member_id_on_illegal_generation, rejoin_on_empty_assignment
 from workers.agents.pacing import pace_empty_fetches
+from workers.agents.seeking import keep_read_offsets_after_seek
 from workers.agents.shutdown import ShutdownWatchdog
 from workers.agents.topics import ensure_topics
 from workers.settings import Settings
-from workers.telemetry import set_consumer_lag, setup_telemetry
+from workers.telemetry import Metrics, set_consumer_lag, setup_telemetry
 
-__all__ = ["SHUTDOWN_GRACE_S", "run_worker", "write_status"]
+__all__ = ["SHUTDOWN_GRACE_S", "lag_of", "report_status", "run_worker", "status_of", "write_status"]
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +62,9 @@ def run_worker(
     setup_telemetry(settings, service_name="woodpecker-" + "-".join(sorted(agents)))
     pace_empty_fetches(settings.kafka.empty_fetch_pause_s)
     keep_member_id_on_illegal_generation()
+    rejoin_on_empty_assignment()
+    flush_producer_buffer_fully()
+    keep_read_offsets_after_seek()
     created = loop.run_until_complete(ensure_topics(settings.kafka, bootstrap=bootstrap))
     if created:
         log.info("created topics %s", ", ".join(created))
@@ -68,8 +74,7 @@ def run_worker(
             settings, agents=agents, pipeline=pipeline, bootstrap=bootstrap, app_id=app_id,
             web_port=web_port, data_dir=data_dir,
         )  # fmt: skip
-        if status_file is not None:
-            _status_timer(apps, path=status_file)
+        _status_timer(apps, path=status_file)
         watchdog = ShutdownWatchdog(
             [a.app for a in apps], kafka=settings.kafka, bootstrap=bootstrap, grace_s=SHUTDOWN_GRACE_S,
             cleanup=lambda: shutil.rmtree(data_dir, ignore_errors=True),
@@ -102,22 +107,40 @@ class _Worker(faust.Worker):
         super()._schedule_shutdown(signal)
 
 
-def _status_timer(apps: Sequence[AgentApp], *, path: Path) -> None:
-    async def status_file() -> None:
-        write_status(path, await status_of(apps))
+def _status_timer(apps: Sequence[AgentApp], *, path: Path | None) -> None:
+    """Every second: the lag metric, and the status file when asked for one."""
 
-    status_file.__qualname__ = "status_file"
-    apps[0].app.timer(interval=1.0, name="woodpecker.status_file")(status_file)
+    async def status_report() -> None:
+        report_status(apps, path=path)
+
+    status_report.__qualname__ = "status_report"
+    apps[0].app.timer(interval=1.0, name="woodpecker.status")(status_report)
 
 
-async def status_of(apps: Sequence[AgentApp]) -> dict[str, Any]:
+def report_status(apps: Sequence[AgentApp], *, path: Path | None) -> dict[str, Any] | None:
+    """This process's status (setting the lag metric on the way), written to `path` when given.
+
+    Returns None when the status could not be read: a report must never take the worker down, and an
+    exception in a faust timer crashes the App (it did, when a rebalance revoked a partition mid-report).
+    """
+    try:
+        status = status_of(apps)
+    except Exception:
+        log.warning("status report failed", exc_info=True)
+        return None
+    if path is not None:
+        write_status(path, status)
+    return status
+
+
+def status_of(apps: Sequence[AgentApp]) -> dict[str, Any]:
     """Assignment, lag (also reported as a metric) and counters of this process."""
     assigned: dict[str, list[int]] = {}
     lag: dict[str, int] = {}
     for agent_app in apps:
         for tp in agent_app.app.consumer.assignment():
             assigned.setdefault(tp.topic, []).append(tp.partition)
-        lag.update(await _lag(agent_app))
+        lag.update(lag_of(agent_app))
     first = apps[0].ctx
     return {
         "worker": first.worker,
@@ -130,20 +153,38 @@ async def status_of(apps: Sequence[AgentApp]) -> dict[str, Any]:
     }
 
 
-async def _lag(agent_app: AgentApp) -> dict[str, int]:
-    """Records not yet read per source partition: high-water mark minus the consumer's position."""
-    consumer = agent_app.app.consumer
+def lag_of(agent_app: AgentApp, *, metrics: Metrics | None = None) -> dict[str, int]:
+    """Records not yet processed per source partition: high-water mark minus this process's last commit.
+
+    Kafka's own definition (what `kafka-consumer-groups` shows), so it reaches 0 only once every record
+    is processed and committed. A partition is left out until this process has committed on it, and
+    while a rebalance moves it away; nothing here waits on the broker.
+    """
+    app = agent_app.app
+    consumer, monitor = app.consumer, app.monitor
     lag: dict[str, int] = {}
     for tp in consumer.assignment():
         if tp.topic != agent_app.source:
             continue
-        position = await consumer.position(tp)
-        if position is None:
+        committed = monitor.tp_committed_offsets.get(tp)
+        end = _highwater(consumer, tp, default=monitor.tp_end_offsets.get(tp))
+        if committed is None or end is None:
             continue
-        behind = max(0, consumer.highwater(tp) - position)
+        behind = max(0, int(end) - int(committed))
         lag[f"{tp.topic}:{tp.partition}"] = behind
-        set_consumer_lag(group=agent_app.app.conf.id, topic=tp.topic, partition=tp.partition, lag=behind)
+        set_consumer_lag(
+            group=app.conf.id, topic=tp.topic, partition=tp.partition, lag=behind, metrics=metrics
+        )
     return lag
+
+
+def _highwater(consumer: Any, tp: Any, *, default: int | None) -> int | None:
+    """The live high-water mark, or `default` before the first fetch or once the partition moved away."""
+    try:
+        value = consumer.highwater(tp)
+    except Exception:  # aiokafka asserts the partition is still assigned; a rebalance may just have run
+        return default
+    return int(value) if value is not None else default
 
 
 def write_status(path: Path, status: dict[str, Any]) -> None:

@@ -36,6 +36,7 @@ BENCH_MODULES: list[str] = [
     "workers.agents.bench",  # answers/s through the stream vs in process, p50/p95 per answer
     "workers.backends.llm_bench",  # LLM round trips: batched vs naive, 200 ms per call
     "workers.backends.cache_bench",  # answers/s, cold vs warm caches, documents repeating
+    "workers.backends.trained_bench",  # trained verifier pairs/s at 128 tokens, int8 vs fp32
 ]
 
 

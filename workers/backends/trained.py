@@ -1,0 +1,170 @@
+"""The trained verifier as the offline verdict component, with the rule checks beside it.
+
+Each claim is read against its best evidence windows by the cross-encoder (`crossenc`); the window
+with the highest calibrated support probability is the one a SUPPORT rests on. The rule checks
+(`checker.OfflineChecker`) still run: a contradiction they find between concrete values (a figure, a
+date, a name) wins, because it comes with the supported value that correction puts in its place.
+Without weights (or with `offline = "rules"`) the rule checks alone decide.
+
+Usage::
+
+    checker = load_offline_verifier(settings.models.offline_verifier, rules=OfflineChecker())
+    results = checker.judge_many([(claim, windows)])
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import torch
+
+from workers.backends.crossenc import CrossEncoder, Meta, encode, load_shipped, quantized, shipped_dir
+from workers.errors import BackendError
+from workers.messages import Claim, Evidence, Judgement
+from workers.protocols import CheckResult, VerdictComponent
+from workers.settings import VerifierSettings
+
+__all__ = ["TrainedChecker", "load_offline_verifier", "load_trained"]
+
+log = logging.getLogger(__name__)
+_S, _C, _N = 0, 1, 2  # the order of `Meta.labels`
+
+
+class TrainedChecker:
+    """SUPPORT / CONTRADICT / NEUTRAL from the cross-encoder; rule contradictions with a fix come first."""
+
+    def __init__(
+        self,
+        *,
+        net: CrossEncoder,
+        meta: Meta,
+        rules: VerdictComponent,
+        settings: VerifierSettings,
+        digest: str = "",
+    ) -> None:
+        self._net = net
+        self._digest = digest
+        self._meta = meta
+        self._rules = rules
+        self._settings = settings
+        self._support = (
+            settings.support_threshold if settings.support_threshold is not None else meta.support_threshold
+        )
+        self._contradict = (
+            settings.contradict_threshold
+            if settings.contradict_threshold is not None
+            else meta.contradict_threshold
+        )
+        # torch modules are not documented as safe to call from several threads at once.
+        self._lock = threading.Lock()
+
+    @property
+    def rules(self) -> VerdictComponent:
+        """The rule checks this verifier consults."""
+        return self._rules
+
+    @property
+    def name(self) -> str:
+        # The weights' digest, so cached verdicts of other weights are never reused.
+        return f"trained-minilm@{self._digest}" if self._digest else "trained-minilm"
+
+    def judge_many(self, items: Sequence[tuple[Claim, Sequence[Evidence]]]) -> list[CheckResult]:
+        rules = self._rules.judge_many(items)
+        windows = [list(ws[: self._settings.max_windows]) for _, ws in items]
+        pairs = [
+            (c.standalone or c.text, w.text) for (c, _), ws in zip(items, windows, strict=True) for w in ws
+        ]
+        probs = self.probabilities(pairs)
+        out: list[CheckResult] = []
+        at = 0
+        for rule, ws in zip(rules, windows, strict=True):
+            out.append(self._decide(rule, ws, probs[at : at + len(ws)]))
+            at += len(ws)
+        return out
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> npt.NDArray[np.float64]:
+        """Calibrated (SUPPORT, CONTRADICT, NEUTRAL) probabilities per pair, similar lengths batched."""
+        out = np.zeros((len(pairs), 3), dtype=np.float64)
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        size = self._settings.batch_size
+        with self._lock, torch.inference_mode():
+            for i in range(0, len(order), size):
+                idx = order[i : i + size]
+                inputs = encode(
+                    self._net.tokenizer, [pairs[j] for j in idx], max_tokens=self._meta.max_tokens
+                )
+                logits = self._net(**inputs).float() / self._meta.temperature
+                out[idx] = torch.softmax(logits, dim=-1).double().numpy()
+        return out
+
+    def _decide(
+        self, rule: CheckResult, windows: Sequence[Evidence], probs: npt.NDArray[np.float64]
+    ) -> CheckResult:
+        if rule.label is Judgement.CONTRADICT and rule.fixes:
+            return rule
+        if not windows:
+            return rule
+        best_s, best_c = int(np.argmax(probs[:, _S])), int(np.argmax(probs[:, _C]))
+        p_s, p_c = float(probs[best_s, _S]), float(probs[best_c, _C])
+        extra = {"p_support": round(p_s, 4), "p_contradict": round(p_c, 4)}
+        if self._supported(p_s, rule):
+            return self._result(Judgement.SUPPORT, windows[best_s], p_s, rule, extra)
+        if p_c >= self._contradict:
+            return self._result(Judgement.CONTRADICT, windows[best_c], p_c, rule, extra)
+        label = Judgement.INSUFFICIENT if rule.label is Judgement.INSUFFICIENT else Judgement.NEUTRAL
+        return self._result(label, windows[best_s], 1.0 - p_s, rule, extra)
+
+    def _supported(self, p_s: float, rule: CheckResult) -> bool:
+        model = p_s >= self._support
+        agree = self._settings.support_rule or self._meta.support_rule
+        if agree == "both":
+            return model and rule.label is Judgement.SUPPORT
+        if agree == "either":
+            return model or rule.label is Judgement.SUPPORT
+        return model
+
+    def _result(
+        self,
+        label: Judgement,
+        window: Evidence,
+        confidence: float,
+        rule: CheckResult,
+        extra: dict[str, float],
+    ) -> CheckResult:
+        cite = f"[{window.doc_id} {window.start}-{window.end}]"
+        reason = (
+            f"model P(support) {extra['p_support']:.2f}, P(contradict) {extra['p_contradict']:.2f} {cite}; "
+            f"rules: {rule.label.value}"
+        )
+        fixes = rule.fixes if label is Judgement.CONTRADICT else ()
+        return CheckResult(
+            label=label, reason=reason, evidence=window, fixes=fixes, confidence=confidence, extra=extra
+        )
+
+
+@functools.cache
+def load_trained(path: Path, *, quantize: bool) -> tuple[CrossEncoder, Meta, str]:
+    """The trained network, its meta and the weights' digest, loaded once per process and folder."""
+    net, meta = load_shipped(path)
+    digest = hashlib.sha256((path / "weights.safetensors").read_bytes()).hexdigest()[:12]
+    return (quantized(net) if quantize else net), meta, digest
+
+
+def load_offline_verifier(settings: VerifierSettings, *, rules: VerdictComponent) -> VerdictComponent:
+    """The trained verifier when chosen and present; the rule checks otherwise (said once in the log)."""
+    if settings.offline == "rules":
+        return rules
+    path = Path(settings.weights) if settings.weights else shipped_dir()
+    try:
+        net, meta, digest = load_trained(path, quantize=settings.quantize)
+    except BackendError as exc:
+        log.warning("trained verifier unavailable, using the rule checks: %s", exc)
+        return rules
+    return TrainedChecker(net=net, meta=meta, rules=rules, settings=settings, digest=digest)

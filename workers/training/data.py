@@ -1,0 +1,134 @@
+"""The verifier's training and validation sets, built from data whose licence allows training.
+
+- Factcheck-GPT (Apache-2.0): subtask 3 stance pairs, subtask 4 labelled claims and the responses'
+  labelled sentences; HaluEval-QA (MIT): right and hallucinated answers against the knowledge.
+- Each labelled claim is paired with the window of its own evidence that covers most of it, as the
+  verifier sees a claim at run time: against a window of one to three sentences.
+- Synthetic pairs (`workers.training.synthetic`) come from the documents of the same items.
+- The training set takes the `test` half of each benchmark; the `dev` half, on which the README's
+  targets are measured, is the validation set and is never trained on. FaithBench (CC BY-NC-SA) is
+  never read here: it is used for validation and threshold choice only, through `woodpecker eval`.
+
+Usage::
+
+    train, valid = build_sets(Path("../shared/data"))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from workers.errors import ConfigError
+from workers.eval.datasets import EvalItem, Split, load_dataset, select
+from workers.stages._text import content_words
+from workers.stages.extract import split_sentences
+from workers.training.pairs import Label, Pair
+from workers.training.synthetic import synthesize
+
+__all__ = ["TRAINABLE", "benchmark_pairs", "best_window", "build_sets", "item_documents"]
+
+# The benchmarks whose licences allow training, by `load_dataset` name and folder.
+TRAINABLE = {"factcheck-gpt": "factcheck-gpt", "halueval-qa": "halueval-qa"}
+# Subtask 3 stances; "partially-support" is not support: the claim is VERIFIED only when fully supported.
+_STANCES: dict[str, Label] = {
+    "completely-support": "SUPPORT",
+    "partially-support": "NEUTRAL",
+    "refute": "CONTRADICT",
+    "irrelevant": "NEUTRAL",
+}
+
+
+def build_sets(
+    data: Path,
+    *,
+    seed: int = 0,
+    synthetic_per_sentence: int = 2,
+    valid_synthetic: int = 1500,
+    datasets: Sequence[str] = tuple(TRAINABLE),
+) -> tuple[list[Pair], list[Pair]]:
+    """(training pairs, validation pairs): test halves for training, dev halves for validation.
+
+    Validation keeps every benchmark pair and a seeded sample of `valid_synthetic` synthetic ones, so
+    scoring it stays a matter of minutes on two cores.
+    """
+    rng = random.Random(seed)
+    out: list[list[Pair]] = []
+    halves: tuple[tuple[Split, int | None], ...] = (("test", None), ("dev", valid_synthetic))
+    for split, cap in halves:
+        items = _items(data, split, datasets)
+        made = synthesize(item_documents(items), seed=seed, per_sentence=synthetic_per_sentence)
+        pairs = benchmark_pairs(items) + (rng.sample(made, min(cap, len(made))) if cap is not None else made)
+        rng.shuffle(pairs)
+        out.append(pairs)
+    return out[0], out[1]
+
+
+def _items(data: Path, split: Split, datasets: Sequence[str]) -> list[EvalItem]:
+    items: list[EvalItem] = []
+    for name in datasets:
+        if name not in TRAINABLE:
+            raise ConfigError(f"{name} may not be trained on; trainable: {', '.join(TRAINABLE)}")
+        items += select(load_dataset(name, data / TRAINABLE[name]), split=split)
+    return items
+
+
+def item_documents(items: Iterable[EvalItem]) -> list[str]:
+    """Each distinct document text of the items, in order."""
+    return list(dict.fromkeys(doc.text for it in items for doc in it.answer.documents))
+
+
+def benchmark_pairs(items: Sequence[EvalItem]) -> list[Pair]:
+    """One pair per labelled claim: the claim and the window of its documents that shares most with it."""
+    pairs: list[Pair] = []
+    for item in items:
+        for start, end in _claim_spans(item):
+            label = _gold(item, start, end)
+            window = best_window(item.answer.answer[start:end], [d.text for d in item.answer.documents])
+            if label is not None and window:
+                pairs.append(Pair(item.answer.answer[start:end].strip(), window, label, _source(item)))
+    return pairs
+
+
+def _claim_spans(item: EvalItem) -> list[tuple[int, int]]:
+    """A response's labelled sentences; a claim, a stance pair or a short answer as a whole."""
+    if item.regions:
+        return [(r.start, r.end) for r in item.regions]
+    return [(0, len(item.answer.answer))]
+
+
+def best_window(claim: str, documents: Sequence[str], *, max_chars: int = 400) -> str | None:
+    """The run of 1-3 sentences (at most `max_chars`) covering most of the claim's content words.
+
+    Lexical, not the production retriever: building the sets must stay fast on two cores, and the
+    production retriever ranks the same windows first for near-verbatim benchmark evidence.
+    """
+    wanted = set(content_words(claim))
+    best: tuple[float, str] | None = None
+    for doc in documents:
+        spans = split_sentences(doc)
+        for i in range(len(spans)):
+            for j in range(i, min(i + 3, len(spans))):
+                text = doc[spans[i][0] : spans[j][1]]
+                if len(text) > max_chars and j > i:
+                    break
+                score = len(wanted & set(content_words(text))) - 0.001 * len(text)
+                if best is None or score > best[0]:
+                    best = (score, text[:max_chars])
+    return best[1] if best else None
+
+
+def _gold(item: EvalItem, start: int, end: int) -> Label | None:
+    if item.kind == "stance":
+        return _STANCES.get(item.stance or "")
+    supported = item.claim_gold(start, end)
+    if supported is None:
+        return None
+    # A claim the benchmark calls false or hallucinated states something other than its evidence.
+    return "SUPPORT" if supported else "CONTRADICT"
+
+
+def _source(item: EvalItem) -> str:
+    name = "halueval" if item.answer.id.startswith("halueval") else "factcheck"
+    return f"{name}:{item.kind}"
