@@ -66,26 +66,27 @@ class TrainedChecker:
         self._lock = threading.Lock()
 
     @property
-    def rules(self) -> VerdictComponent:
-        """The rule checks this verifier consults."""
-        return self._rules
-
-    @property
     def name(self) -> str:
         # The weights' digest, so cached verdicts of other weights are never reused.
         return f"trained-minilm@{self._digest}" if self._digest else "trained-minilm"
 
     def judge_many(self, items: Sequence[tuple[Claim, Sequence[Evidence]]]) -> list[CheckResult]:
+        return [decided for decided, _ in self.judge_with_rules(items)]
+
+    def judge_with_rules(
+        self, items: Sequence[tuple[Claim, Sequence[Evidence]]]
+    ) -> list[tuple[CheckResult, CheckResult]]:
+        """Per claim, (the verdict, the rule checks' own verdict it was made beside)."""
         rules = self._rules.judge_many(items)
         windows = [list(ws[: self._settings.max_windows]) for _, ws in items]
         pairs = [
             (c.standalone or c.text, w.text) for (c, _), ws in zip(items, windows, strict=True) for w in ws
         ]
         probs = self.probabilities(pairs)
-        out: list[CheckResult] = []
+        out: list[tuple[CheckResult, CheckResult]] = []
         at = 0
         for rule, ws in zip(rules, windows, strict=True):
-            out.append(self._decide(rule, ws, probs[at : at + len(ws)]))
+            out.append((self._decide(rule, ws, probs[at : at + len(ws)]), rule))
             at += len(ws)
         return out
 

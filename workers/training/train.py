@@ -27,7 +27,7 @@ import numpy.typing as npt
 import torch
 from tqdm import tqdm
 
-from workers.backends.crossenc import FROZEN, CrossEncoder, Meta, encode, load_base, save_shipped
+from workers.backends.crossenc import CrossEncoder, Meta, encode, load_base, save_shipped
 from workers.training.metrics import choose_thresholds, fit_temperature, pair_metrics
 from workers.training.pairs import LABELS, Pair
 
@@ -223,7 +223,3 @@ def _calibrated_meta(
 def _nll(logits: Floats, gold: npt.NDArray[np.int64], temperature: float) -> float:
     scaled = torch.from_numpy(logits / temperature)
     return float(torch.nn.functional.cross_entropy(scaled, torch.from_numpy(gold)).item())
-
-
-# Re-exported for the report: which tensor never trains.
-FROZEN_TENSOR = FROZEN

@@ -57,12 +57,11 @@ def read_claims(
     out: list[list[ClaimRead]] = []
     for item in tqdm(items, desc="tune", unit="answer", file=sys.stderr, disable=not progress):
         tasks = pipeline.prepare(item.answer).tasks
-        judged = checker.judge_many([(t.claim, t.candidates) for t in tasks])
-        rules = checker.rules.judge_many([(t.claim, t.candidates) for t in tasks])
+        judged = checker.judge_with_rules([(t.claim, t.candidates) for t in tasks])
         out.append(
             [
                 ClaimRead(t.similarity, t.threshold, r.label, bool(r.fixes), j.extra.get("p_support", 0.0))
-                for t, j, r in zip(tasks, judged, rules, strict=True)
+                for t, (j, r) in zip(tasks, judged, strict=True)
             ]
         )
     return out
