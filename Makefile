@@ -37,11 +37,14 @@ bench: $(STAMP)
 calibrate: $(STAMP)
 	$(BIN)/python -m workers.eval.calibrate --data $(DATA) --out bench/results/calibration.json
 
-# Rebuild the trained verifier from scratch on the CPU: train (weights into workers/_models/verifier),
-# then choose its support threshold on FaithBench dev (threshold choice only; never trained on).
+# Rebuild the trained verifier from scratch on the CPU (docs/VERIFIER.md): fine-tune on the licensed
+# benchmarks' train part, the NLI sets and synthetic hard cases (weights into workers/_models/verifier,
+# resumable from bench/results/verifier/checkpoint.pt), then fit the calibrated decision on the valid part.
+# ARGS passes more options, e.g. ARGS="--device cuda" or ARGS="--init workers/_models/verifier".
+NLI ?= ../shared/nli-data
 train-verifier: $(STAMP)
-	$(BIN)/python -m workers.training.command --data $(DATA) --report bench/results/verifier
-	$(BIN)/python -m workers.training.tune --data $(DATA) --out bench/results/verifier/tuning.json --no-checks --write
+	$(BIN)/python -m workers.training.command --data $(DATA) --nli $(NLI) --report bench/results/verifier $(ARGS)
+	$(BIN)/python -m workers.training.decision --data $(DATA) --nli $(NLI) --write
 
 up:
 	docker compose up -d

@@ -43,6 +43,7 @@ from workers.settings import Settings
 from workers.stages.cite import citation_tasks, parse_citations, restore_claims, split_checked
 from workers.stages.cite_repair import plan_repair
 from workers.stages.correct import CorrectionOutcome, correct
+from workers.stages.decide import Decision
 from workers.stages.decompose import decompose
 from workers.stages.extract import extract_claims
 from workers.stages.retrieve import EvidenceIndex, build_index, retrieve_many
@@ -75,6 +76,7 @@ class Pipeline:
         semantic: SemanticCache | None = None,
         extractor: ClaimExtractor | None = None,
         rewriter: ClaimRewriter | None = None,
+        decision: Decision | None = None,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
@@ -85,6 +87,9 @@ class Pipeline:
         self.extractor = extractor
         # Optional LLM rewrites of contradicted claims without a fix, applied by the correction stage.
         self.rewriter = rewriter
+        # The trained verifier's calibrated decision and tier-1 gates; None: the component's own labels
+        # and the settings' thresholds.
+        self.decision = decision
 
     def process(self, answer: Answer) -> Corrected:
         ms: dict[str, float] = {}
@@ -133,7 +138,13 @@ class Pipeline:
         return Prepared(route=decision, tasks=tasks, stage_ms=ms)
 
     def verify(self, tasks: Sequence[ClaimTask]) -> list[CheckedClaim]:
-        return verify_many(tasks, checker=self.checker) if tasks else []
+        return verify_many(tasks, checker=self.checker, decision=self.decision) if tasks else []
+
+    def threshold_for(self, *, domain: str | None, claim_type: str | None = None) -> float:
+        """The tier-1 threshold: the calibrated gate for the domain, else the settings' threshold."""
+        if self.decision is not None:
+            return self.decision.gate(domain)
+        return self.settings.threshold_for(domain=domain, claim_type=claim_type)
 
     def finish(
         self,
@@ -179,7 +190,7 @@ class Pipeline:
                 queries=queries,
                 candidates=candidates,
                 similarity=similarity,
-                threshold=self.settings.threshold_for(domain=answer.domain, claim_type=claim.claim_type),
+                threshold=self.threshold_for(domain=answer.domain, claim_type=claim.claim_type),
             )
             for (claim, queries), (candidates, similarity) in zip(items, hits, strict=True)
         )
@@ -193,7 +204,7 @@ class Pipeline:
         found = parse_citations(answer, settings=cite)
         if not found.citations and not cite.add_missing:
             return ()
-        threshold = self.settings.threshold_for(domain=answer.domain)
+        threshold = self.threshold_for(domain=answer.domain)
         return citation_tasks(
             found, tasks, index=index, embedder=self.embedder, retrieval=self.settings.retrieval,
             settings=cite, threshold=threshold,
@@ -265,7 +276,7 @@ def build_pipeline(settings: Settings) -> Pipeline:
     from workers.backends.checker import OfflineChecker
     from workers.backends.embedder import load_embedder
     from workers.backends.llm_wiring import build_llm_parts
-    from workers.backends.trained import load_offline_verifier
+    from workers.backends.trained import load_decision, load_offline_verifier
     from workers.semantic import cached_backends
 
     # Stages whose backend is "openai" get LLM components; the offline verifier is their fallback.
@@ -278,4 +289,5 @@ def build_pipeline(settings: Settings) -> Pipeline:
     return Pipeline(
         settings=settings, embedder=cached.embedder, checker=cached.checker, semantic=cached.semantic,
         extractor=llm.extractor, rewriter=llm.rewriter,
+        decision=load_decision(settings.models.offline_verifier, checker=offline),
     )  # fmt: skip

@@ -207,6 +207,9 @@ class VerifierSettings(BaseModel):
     contradict_threshold: float | None = Field(None, ge=0.0, le=1.0)
     # Who must agree for SUPPORT: the model alone, the model and the rule checks, or either.
     support_rule: Literal["model", "both", "either"] | None = None
+    # "calibrated": one fitted decision over every signal and the calibrated tier-1 gates shipped with the
+    # weights (decision.json); "thresholds": the model's own cut-offs and the `thresholds` settings.
+    decision: Literal["calibrated", "thresholds"] = "calibrated"
     max_windows: int = Field(3, ge=1, le=20)
     batch_size: int = Field(32, ge=1, le=512)
     # int8 linear layers: about twice as fast on a CPU (quality measured in the training report).

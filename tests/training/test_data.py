@@ -78,17 +78,20 @@ def tiny_data(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_sets_train_on_the_test_half_and_validate_on_the_dev_half(tiny_data: Path) -> None:
+def test_sets_train_on_train_validate_on_valid_and_never_read_heldout(tiny_data: Path) -> None:
     train, valid = build_sets(tiny_data, valid_synthetic=20, datasets=["halueval-qa"])
     assert train and valid
     bench_train = {p.claim for p in train if p.source.startswith("halueval")}
     assert {"Boston", "It was published in Chicago."} <= bench_train
     assert {p.label for p in train} == {"SUPPORT", "CONTRADICT", "NEUTRAL"}
     assert sum(p.source.startswith("synthetic") for p in valid) <= 20
-    # Every question trained on is from the test half (line n is group halueval-qa-n).
+    # Every question trained on is from the train part (line n is group halueval-qa-n), every one
+    # validated on from the valid part; the heldout part is read by neither.
     seen = {int(m) for p in train for m in re.findall(r"Item (\d+) ", p.evidence + " " + p.claim)}
-    assert seen and all(in_split(f"halueval-qa-{i + 1}", "test") for i in seen)
-    assert any(in_split(f"halueval-qa-{i + 1}", "dev") for i in range(40))
+    assert seen and all(in_split(f"halueval-qa-{i + 1}", "train") for i in seen)
+    checked = {int(m) for p in valid for m in re.findall(r"Item (\d+) ", p.evidence + " " + p.claim)}
+    assert checked and all(in_split(f"halueval-qa-{i + 1}", "valid") for i in checked)
+    assert any(in_split(f"halueval-qa-{i + 1}", "heldout") for i in range(40))
 
 
 def test_faithbench_may_not_be_trained_on(tiny_data: Path) -> None:

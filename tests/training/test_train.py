@@ -94,3 +94,19 @@ def test_temperature_and_thresholds_are_fitted_on_validation_logits() -> None:
     support, contradict = choose_thresholds(logits / t, gold)
     pred = decide(softmax(logits / t), support=support, contradict=contradict)
     assert (pred == gold).mean() > 0.9
+
+
+def test_a_two_way_pair_pays_for_support_only() -> None:
+    import math
+
+    import torch
+
+    from workers.training.pairs import NOT_SUPPORT
+    from workers.training.train import _loss
+
+    logits = torch.tensor([[2.0, 0.5, -1.0], [2.0, 0.5, -1.0]])
+    p = torch.softmax(logits[0], dim=0)
+    got = _loss(logits, torch.tensor([NOT_SUPPORT, NOT_SUPPORT]), torch.ones(3))
+    assert math.isclose(float(got), -math.log(1 - float(p[0])), rel_tol=1e-5)
+    three = _loss(logits, torch.tensor([1, 1]), torch.ones(3))
+    assert float(three) > float(got)  # "not support" is easier to meet than "contradict" exactly

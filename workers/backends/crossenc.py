@@ -129,7 +129,9 @@ def save_shipped(net: CrossEncoder, meta: Meta, out: Path) -> int:
     """Write the trained tensors (fp16, without the frozen table) and `meta`; returns the bytes written."""
     out.mkdir(parents=True, exist_ok=True)
     tensors = {
-        k: v.detach().to(torch.float16).contiguous() for k, v in net.state_dict().items() if k != FROZEN
+        k: v.detach().to("cpu", torch.float16).contiguous()
+        for k, v in net.state_dict().items()
+        if k != FROZEN
     }
     save_file(tensors, str(out / _WEIGHTS))
     meta.write(out / _META)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import logging
 import threading
 from collections.abc import Sequence
@@ -30,8 +31,9 @@ from workers.errors import BackendError
 from workers.messages import Claim, Evidence, Judgement
 from workers.protocols import CheckResult, VerdictComponent
 from workers.settings import VerifierSettings
+from workers.stages.decide import Decision
 
-__all__ = ["TrainedChecker", "load_offline_verifier", "load_trained"]
+__all__ = ["TrainedChecker", "load_decision", "load_offline_verifier", "load_trained", "signals"]
 
 log = logging.getLogger(__name__)
 _S, _C, _N = 0, 1, 2  # the order of `Meta.labels`
@@ -64,6 +66,11 @@ class TrainedChecker:
         )
         # torch modules are not documented as safe to call from several threads at once.
         self._lock = threading.Lock()
+
+    @property
+    def max_windows(self) -> int:
+        """How many of a claim's best windows the model reads."""
+        return self._settings.max_windows
 
     @property
     def name(self) -> str:
@@ -108,13 +115,31 @@ class TrainedChecker:
     def _decide(
         self, rule: CheckResult, windows: Sequence[Evidence], probs: npt.NDArray[np.float64]
     ) -> CheckResult:
-        if rule.label is Judgement.CONTRADICT and rule.fixes:
-            return rule
         if not windows:
             return rule
+        if rule.label is Judgement.CONTRADICT and rule.fixes:
+            # The rule's contradiction stands as the component's own label; the calibrated decision
+            # (verify stage) still weighs it against the model, whose probabilities ride along.
+            p_c = float(probs[:, _C].max())
+            cited = float(probs[int(np.argmax(probs[:, _S])), _C])
+            extra = {
+                "p_support": round(float(probs[:, _S].max()), 4),
+                "p_contradict": round(p_c, 4),
+                "p_contradict_cited": round(cited, 4),
+            }
+            return CheckResult(
+                rule.label, rule.reason, rule.evidence, rule.fixes, rule.confidence, extra | signals(rule)
+            )
         best_s, best_c = int(np.argmax(probs[:, _S])), int(np.argmax(probs[:, _C]))
         p_s, p_c = float(probs[best_s, _S]), float(probs[best_c, _C])
-        extra = {"p_support": round(p_s, 4), "p_contradict": round(p_c, 4)}
+        extra = {
+            "p_support": round(p_s, 4),
+            "p_contradict": round(p_c, 4),
+            # On the window a SUPPORT would cite: the calibrated decision withholds SUPPORT when that very
+            # window reads as a contradiction.
+            "p_contradict_cited": round(float(probs[best_s, _C]), 4),
+            **signals(rule),
+        }
         if self._supported(p_s, rule):
             return self._result(Judgement.SUPPORT, windows[best_s], p_s, rule, extra)
         if p_c >= self._contradict:
@@ -150,6 +175,18 @@ class TrainedChecker:
         )
 
 
+def signals(rule: CheckResult) -> dict[str, float]:
+    """The rule checks' verdict as the calibrated decision reads it (`workers.stages.decide.FEATURES`)."""
+    conflict = rule.label is Judgement.CONTRADICT
+    return {
+        "rule_support": float(rule.label is Judgement.SUPPORT),
+        "rule_conflict_fix": float(conflict and bool(rule.fixes)),
+        "rule_conflict": float(conflict and not rule.fixes),
+        "rule_missing": float(rule.label is Judgement.INSUFFICIENT),
+        "coverage": float(rule.extra.get("overlap", 0.0)),
+    }
+
+
 @functools.cache
 def load_trained(path: Path, *, quantize: bool) -> tuple[CrossEncoder, Meta, str]:
     """The trained network, its meta and the weights' digest, loaded once per process and folder."""
@@ -169,3 +206,17 @@ def load_offline_verifier(settings: VerifierSettings, *, rules: VerdictComponent
         log.warning("trained verifier unavailable, using the rule checks: %s", exc)
         return rules
     return TrainedChecker(net=net, meta=meta, rules=rules, settings=settings, digest=digest)
+
+
+def load_decision(settings: VerifierSettings, *, checker: VerdictComponent) -> Decision | None:
+    """The calibrated decision shipped beside the weights, when the trained verifier is the one in use."""
+    if settings.decision != "calibrated" or not isinstance(checker, TrainedChecker):
+        return None
+    path = (Path(settings.weights) if settings.weights else shipped_dir()) / "decision.json"
+    if not path.is_file():
+        log.warning("no calibrated decision in %s: the verifier's own thresholds decide", path.parent)
+        return None
+    try:
+        return Decision.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise BackendError(f"cannot read the calibrated decision {path}: {exc}") from exc

@@ -22,6 +22,7 @@ Usage::
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -89,6 +90,8 @@ def _faithbench_item(sample: dict[str, Any], item_id: str) -> EvalItem:
         regions=tuple(GoldRegion(s, e, supported=False, label="Unwanted") for s, e in unwanted),
         default_supported=True,
         detectors=_detectors(metadata),
+        # Several summarisers summarised each source: the split goes by source, never across it.
+        group="faithbench-source-" + hashlib.sha256(sample["source"].encode("utf-8")).hexdigest()[:16],
     )
 
 
@@ -152,6 +155,8 @@ def _halueval_pair(row: dict[str, Any], group: str) -> list[EvalItem]:
             group=group,
             hallucinated=bad,
             default_supported=not bad,
+            # The right answer is the correct version of the hallucinated one: edits are scored against it.
+            revised=str(row["right_answer"]) if bad else None,
         )
         for name, text, bad in pairs
     ]

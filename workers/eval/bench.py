@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--out", type=Path, default=Path("bench/results"), help="where the results go")
     parser.add_argument("--limit", type=int, default=100, help="at most N items of each kind per dataset")
-    parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
+    parser.add_argument("--split", choices=("dev", "test", "all", "train", "valid", "heldout"), default="dev")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--datasets", default=",".join(EVAL_DATASETS), help="comma-separated names")
     parser.add_argument("--no-throughput", action="store_true", help="skip the throughput benchmarks")

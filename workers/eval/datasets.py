@@ -35,6 +35,7 @@ from workers.messages import Answer
 
 __all__ = [
     "DATASETS",
+    "PARTITION",
     "DatasetError",
     "EvalItem",
     "GoldRegion",
@@ -49,7 +50,11 @@ __all__ = [
 ]
 
 Kind = Literal["response", "claim", "stance"]
-Split = Literal["dev", "test", "all"]
+# "dev" / "test": the two halves of an earlier protocol, kept for the README's older figures.
+# "train" / "valid" / "heldout": the protocol every choice is made under now (60 / 20 / 20 by source
+# document): fit on train, choose on valid, score heldout once at the end.
+Split = Literal["dev", "test", "all", "train", "valid", "heldout"]
+PARTITION: tuple[Split, ...] = ("train", "valid", "heldout")
 Span = tuple[int, int]
 DATASETS = ("faithbench", "factcheck-gpt", "halueval-qa", "jsonl")
 
@@ -105,11 +110,18 @@ class EvalItem:
 
 
 def in_split(key: str, split: Split) -> bool:
-    """Half the keys are dev, half test, by a stable hash; `all` takes both."""
+    """Whether `key` falls in `split`, by a stable hash; `all` takes every key.
+
+    "dev" and "test" are halves; "train", "valid" and "heldout" take 60, 20 and 20 in every hundred keys,
+    from another byte of the same digest, so the two protocols are independent of each other.
+    """
     if split == "all":
         return True
     digest = hashlib.sha256(key.encode("utf-8")).digest()
-    return (digest[0] % 2 == 0) == (split == "dev")
+    if split in ("dev", "test"):
+        return (digest[0] % 2 == 0) == (split == "dev")
+    bucket = int.from_bytes(digest[1:3], "big") % 10
+    return {"train": bucket < 6, "valid": 6 <= bucket < 8, "heldout": bucket >= 8}[split]
 
 
 def select(

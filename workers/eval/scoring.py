@@ -34,6 +34,7 @@ from workers.eval.metrics import (
 )
 from workers.eval.runner import Outcome, Run
 from workers.messages import Action, ClaimResult, Corrected, Verdict
+from workers.settings import CorrectionSettings
 
 __all__ = [
     "STANCES",
@@ -49,6 +50,9 @@ __all__ = [
 
 STANCES = ("completely-support", "partially-support", "refute", "irrelevant")
 _DROPPED = frozenset({Action.REMOVE, Action.FLAG})
+# What a flag adds to a claim under the default flag format ("{text} [unverified]"): stripped before
+# edits are compared with the correct version, so a flag is neither toward nor away.
+_FLAG_MARK = CorrectionSettings().flag_format.replace("{text}", "")
 
 
 def detection(
@@ -168,9 +172,60 @@ def correction_metrics(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "verified_share_after": _verified_share([_final(o) for o in rows]),
         "actions": _action_counts(done),
         **_revision(rows),
+        **edit_metrics(rows),
         # The answer's own inline citations, checked and repaired by the citation stage.
         **citation_metrics((o.corrected, _final(o)) for o in rows),
     }
+
+
+def edit_metrics(rows: Sequence[Outcome]) -> dict[str, Any]:
+    """Does correction leave correct answers alone, and move wrong ones toward their correct version?
+
+    - `correct_kept_verbatim`: correct answers (gold) returned exactly as they came; `correct_unedited`:
+      the same with flags allowed (nothing replaced or removed).
+    - `edits_toward` / `edits_away`: wrong answers with a gold correct version (a revision, or the right
+      answer) whose edits, flags ignored, moved the text closer to / further from it; where the gold is
+      spans (FaithBench), each replaced or removed claim: toward when it touches a hallucinated span.
+    """
+    correct = [o.corrected for o in rows if o.item.hallucinated is False and o.corrected is not None]
+    toward = away = 0
+    for o in rows:
+        if o.item.hallucinated is not True or o.corrected is None:
+            continue
+        t, a = _edit_direction(o)
+        toward, away = toward + t, away + a
+    return {
+        "correct_answers": len(correct),
+        "correct_kept_verbatim": share(sum(c.corrected == c.original for c in correct), len(correct)),
+        "correct_unedited": share(sum(not _edited(c) for c in correct), len(correct)),
+        "edits_toward": toward,
+        "edits_away": away,
+    }
+
+
+def _edited(record: Corrected) -> bool:
+    return any(c.action in (Action.REPLACE, Action.REMOVE) for c in record.claims)
+
+
+def _unflagged(text: str) -> str:
+    marker = _FLAG_MARK
+    return text.replace(marker, "") if marker else text
+
+
+def _edit_direction(o: Outcome) -> tuple[int, int]:
+    record = o.corrected
+    if record is None or not _edited(record):
+        return 0, 0
+    if o.item.revised:
+        gold = str(o.item.revised)
+        before = lev_similarity(record.original, gold)
+        after = lev_similarity(_unflagged(record.corrected), gold)
+        return int(after > before), int(after < before)
+    if o.item.regions:
+        edits = [c for c in record.claims if c.action in (Action.REPLACE, Action.REMOVE)]
+        hits = sum(o.item.claim_gold(c.start, c.end) is False for c in edits)
+        return hits, len(edits) - hits
+    return 0, 0
 
 
 def _claim_accuracy(rows: Sequence[Outcome]) -> tuple[list[bool], list[bool], int]:

@@ -4,6 +4,10 @@ Tier 1: similarity of the best evidence window to the claim against the threshol
 Tier 2: a SUPPORT / CONTRADICT / NEUTRAL / INSUFFICIENT verdict with a reason and the evidence span.
 VERIFIED only when both pass; CONTRADICTED on a contradiction; else UNVERIFIED.
 
+With a calibrated `Decision` (`workers.stages.decide`) and a verdict that carries the trained verifier's
+signals, tier 2's label is the calibrated one: every signal and the similarity weighed together, rather
+than the component's own cut-off. Both tiers stay visible in the reason.
+
 Usage::
 
     checked = verify_many(tasks, checker=OfflineChecker())
@@ -17,13 +21,18 @@ from collections.abc import Sequence
 from workers.errors import BackendError
 from workers.messages import CheckedClaim, ClaimTask, Evidence, Judgement, Verdict
 from workers.protocols import CheckResult, VerdictComponent
+from workers.stages.decide import Decision
 
 __all__ = ["combine", "verify_many"]
 
 
-def combine(task: ClaimTask, result: CheckResult, *, verifier: str) -> CheckedClaim:
+def combine(
+    task: ClaimTask, result: CheckResult, *, verifier: str, decision: Decision | None = None
+) -> CheckedClaim:
     """Both tiers into one verdict, with a reason that names the tier that failed."""
     similarity = _unit(task.similarity, default=0.0)
+    if decision is not None and "p_support" in result.extra:
+        result = _calibrated(result, decision, similarity)
     verdict, why = _verdict(result.label, similarity, task.threshold)
     return CheckedClaim(
         claim=task.claim,
@@ -36,6 +45,14 @@ def combine(task: ClaimTask, result: CheckResult, *, verifier: str) -> CheckedCl
         confidence=_unit(result.confidence, default=0.5),
         verifier=verifier,
     )
+
+
+def _calibrated(result: CheckResult, decision: Decision, similarity: float) -> CheckResult:
+    label, confidence, why = decision.decide(result.extra, similarity=similarity)
+    # A rule fix is kept only for a contradiction: it is the supported value correction puts in.
+    fixes = result.fixes if label is Judgement.CONTRADICT else ()
+    reason = f"{why}; {result.reason}" if result.reason else why
+    return CheckResult(label, reason, result.evidence, fixes, confidence, result.extra)
 
 
 def _verdict(label: Judgement, similarity: float, threshold: float) -> tuple[Verdict, str]:
@@ -64,7 +81,9 @@ def _unit(value: float, *, default: float) -> float:
     return min(1.0, max(0.0, value)) if math.isfinite(value) else default
 
 
-def verify_many(tasks: Sequence[ClaimTask], *, checker: VerdictComponent) -> list[CheckedClaim]:
+def verify_many(
+    tasks: Sequence[ClaimTask], *, checker: VerdictComponent, decision: Decision | None = None
+) -> list[CheckedClaim]:
     """Tier 2 for all tasks in one `judge_many` call, then both tiers combined per claim."""
     if not tasks:
         return []
@@ -73,4 +92,7 @@ def verify_many(tasks: Sequence[ClaimTask], *, checker: VerdictComponent) -> lis
         raise BackendError(
             f"verdict component {checker.name!r} gave {len(results)} results for {len(tasks)} claims"
         )
-    return [combine(task, result, verifier=checker.name) for task, result in zip(tasks, results, strict=True)]
+    return [
+        combine(task, result, verifier=checker.name, decision=decision)
+        for task, result in zip(tasks, results, strict=True)
+    ]

@@ -36,8 +36,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=shipped_dir(), help="where the weights go")
     parser.add_argument("--report", type=Path, default=Path("bench/results/verifier"), help="report folder")
     parser.add_argument("--epochs", type=float, default=2.0)
-    parser.add_argument("--batch-size", type=int, default=16)
-    parser.add_argument("--max-minutes", type=float, default=35.0, help="training time budget")
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--max-minutes", type=float, default=170.0, help="training time budget")
     parser.add_argument("--max-tokens", type=int, default=128)
     parser.add_argument("--layers", type=int, default=6, help="MiniLM layers kept (6 = all)")
     parser.add_argument("--limit", type=int, default=None, help="at most N training pairs (smoke runs)")
@@ -45,6 +45,16 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--datasets", default=",".join(TRAINABLE), help="benchmarks to train on (licences allowing it only)"
     )
+    parser.add_argument(
+        "--nli", type=Path, default=Path("../shared/nli-data"), help="NLI sets folder ('' for none)"
+    )
+    parser.add_argument("--nli-scale", type=float, default=1.0, help="share of each NLI set's cap to take")
+    parser.add_argument("--init", type=Path, default=None, help="continue from these trained weights")
+    parser.add_argument(
+        "--checkpoint", type=Path, default=Path("bench/results/verifier/checkpoint.pt"),
+        help="written every few minutes; a run that finds one resumes from it",
+    )  # fmt: skip
+    parser.add_argument("--device", default="cpu", help="cpu, or cuda where a GPU is there (never needed)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -62,6 +72,8 @@ def _run(args: argparse.Namespace) -> int:
             seed=args.seed,
             datasets=args.datasets.split(","),
             synthetic_per_sentence=args.synthetic,
+            nli=args.nli if str(args.nli) not in ("", ".") else None,
+            nli_scale=args.nli_scale,
         )
     except (WoodpeckerError, OSError) as exc:
         print(f"train-verifier: {exc}", file=sys.stderr)
@@ -78,6 +90,9 @@ def _run(args: argparse.Namespace) -> int:
         seed=args.seed,
         threads=args.threads,
         progress=not args.quiet,
+        init=args.init,
+        checkpoint=args.checkpoint,
+        device=args.device,
     )
     result = train(train_pairs, valid_pairs, config=config, out=args.out)
     data = {

@@ -5,9 +5,10 @@
 - Each labelled claim is paired with the window of its own evidence that covers most of it, as the
   verifier sees a claim at run time: against a window of one to three sentences.
 - Synthetic pairs (`workers.training.synthetic`) come from the documents of the same items.
-- The training set takes the `test` half of each benchmark; the `dev` half, on which the README's
-  targets are measured, is the validation set and is never trained on. FaithBench (CC BY-NC-SA) is
-  never read here: it is used for validation and threshold choice only, through `woodpecker eval`.
+- Each benchmark is split 60 / 20 / 20 by source document (`workers.eval.datasets.in_split`): training
+  takes `train`, validation `valid`, and `heldout` is never read here. FaithBench (CC BY-NC-SA) is
+  never read here either: it is for evaluation only, through `woodpecker eval`.
+- The NLI and fact-verification sets of `../shared/nli-data` (`workers.training.nli`), capped per set.
 
 Usage::
 
@@ -24,6 +25,8 @@ from workers.errors import ConfigError
 from workers.eval.datasets import EvalItem, Split, load_dataset, select
 from workers.stages._text import content_words
 from workers.stages.extract import split_sentences
+from workers.training.hardcases import hard_cases
+from workers.training.nli import nli_pairs
 from workers.training.pairs import Label, Pair
 from workers.training.synthetic import synthesize
 
@@ -47,21 +50,30 @@ def build_sets(
     synthetic_per_sentence: int = 2,
     valid_synthetic: int = 1500,
     datasets: Sequence[str] = tuple(TRAINABLE),
+    nli: Path | None = None,
+    nli_scale: float = 1.0,
 ) -> tuple[list[Pair], list[Pair]]:
-    """(training pairs, validation pairs): test halves for training, dev halves for validation.
+    """(training pairs, validation pairs) from the benchmarks' `train` and `valid` parts.
 
-    Validation keeps every benchmark pair and a seeded sample of `valid_synthetic` synthetic ones, so
-    scoring it stays a matter of minutes on two cores.
+    The benchmarks' `heldout` part is never read here: it is scored once, by `woodpecker eval`. Synthetic
+    and hard pairs come from each part's own documents. With `nli`, the NLI sets' pairs join both sides
+    (`workers.training.nli`, split by premise). Validation keeps every benchmark and NLI pair and a seeded
+    sample of `valid_synthetic` synthetic ones, so scoring it stays a matter of minutes on two cores.
     """
     rng = random.Random(seed)
     out: list[list[Pair]] = []
-    halves: tuple[tuple[Split, int | None], ...] = (("test", None), ("dev", valid_synthetic))
-    for split, cap in halves:
+    parts: tuple[tuple[Split, int | None], ...] = (("train", None), ("valid", valid_synthetic))
+    for split, cap in parts:
         items = _items(data, split, datasets)
-        made = synthesize(item_documents(items), seed=seed, per_sentence=synthetic_per_sentence)
+        docs = item_documents(items)
+        made = synthesize(docs, seed=seed, per_sentence=synthetic_per_sentence) + hard_cases(docs, seed=seed)
         pairs = benchmark_pairs(items) + (rng.sample(made, min(cap, len(made))) if cap is not None else made)
-        rng.shuffle(pairs)
         out.append(pairs)
+    if nli is not None:
+        more = nli_pairs(nli, seed=seed, scale=nli_scale)
+        out = [out[0] + more[0], out[1] + more[1]]
+    for pairs in out:
+        rng.shuffle(pairs)
     return out[0], out[1]
 
 

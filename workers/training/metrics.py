@@ -1,5 +1,8 @@
 """Calibration and validation measures for the verifier's 3-way logits.
 
+A gold index of `NOT_SUPPORT` (-1) marks a two-way pair: it is right when the prediction is anything but
+SUPPORT, and it takes no part in the temperature or the three-way F1 (it has no logit of its own).
+
 Usage::
 
     t = fit_temperature(logits, gold)
@@ -15,9 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 from workers.backends.crossenc import Meta
-from workers.training.pairs import LABELS
+from workers.training.pairs import LABELS, NOT_SUPPORT
 
-__all__ = ["choose_thresholds", "decide", "fit_temperature", "pair_metrics", "softmax"]
+__all__ = ["choose_thresholds", "correct", "decide", "fit_temperature", "pair_metrics", "softmax"]
 
 _S, _C, _N = (LABELS.index(x) for x in ("SUPPORT", "CONTRADICT", "NEUTRAL"))
 
@@ -31,6 +34,7 @@ def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
 
 def fit_temperature(logits: npt.NDArray[np.float32], gold: npt.NDArray[np.int64]) -> float:
     """The temperature that minimises the validation negative log-likelihood (a grid, then a finer one)."""
+    logits, gold = logits[gold >= 0], gold[gold >= 0]
     if len(gold) == 0:
         return 1.0
 
@@ -58,7 +62,10 @@ def choose_thresholds(logits: npt.NDArray[np.float32], gold: npt.NDArray[np.int6
     probs = softmax(logits)
     grid = np.round(np.arange(0.2, 0.951, 0.025), 3)
     support = max(grid, key=lambda t: _balanced(probs[:, _S] >= t, gold == _S))
-    contradict = max(grid, key=lambda t: _macro_f1(decide(probs, support=support, contradict=t), gold))
+    three = gold >= 0
+    contradict = max(
+        grid, key=lambda t: _macro_f1(decide(probs[three], support=support, contradict=t), gold[three])
+    )
     return float(support), float(contradict)
 
 
@@ -84,24 +91,35 @@ def _macro_f1(pred: npt.NDArray[np.int64], gold: npt.NDArray[np.int64]) -> float
     return float(np.mean([_f1(pred, gold, i)["f1"] for i in range(len(LABELS))]))
 
 
+def correct(pred: npt.NDArray[np.int64], gold: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """Right per row: the same label, or anything but SUPPORT for a two-way NOT_SUPPORT pair."""
+    out: npt.NDArray[np.bool_] = np.where(gold == NOT_SUPPORT, pred != _S, pred == gold)
+    return out
+
+
 def pair_metrics(
     logits: npt.NDArray[np.float32], gold: npt.NDArray[np.int64], sources: Sequence[str], *, meta: Meta
 ) -> dict[str, Any]:
-    """Accuracy, per-label P/R/F1, supported-vs-not balanced accuracy, and accuracy by pair source."""
+    """Accuracy, per-label P/R/F1 and accuracy, supported-vs-not balanced accuracy, and accuracy by source."""
     probs = softmax(logits)
     pred = decide(probs, support=meta.support_threshold, contradict=meta.contradict_threshold)
+    right = correct(pred, gold)
     names = np.array(sources)
+    three = gold >= 0
+    golds = {name: i for i, name in enumerate(LABELS)} | {"NOT_SUPPORT": NOT_SUPPORT}
     return {
         "pairs": len(gold),
-        "accuracy": round(float((pred == gold).mean()), 4) if len(gold) else None,
-        "macro_f1": round(_macro_f1(pred, gold), 4),
+        "accuracy": round(float(right.mean()), 4) if len(gold) else None,
+        "macro_f1": round(_macro_f1(pred[three], gold[three]), 4),
         "support_balanced_accuracy": round(_balanced(pred == _S, gold == _S), 4),
-        "labels": {name: _f1(pred, gold, i) for i, name in enumerate(LABELS)},
+        "labels": {name: _f1(pred[three], gold[three], i) for i, name in enumerate(LABELS)},
+        "by_label": {
+            name: {"pairs": int((gold == i).sum()), "accuracy": round(float(right[gold == i].mean()), 4)}
+            for name, i in golds.items()
+            if (gold == i).any()
+        },
         "by_source": {
-            s: {
-                "pairs": int((names == s).sum()),
-                "accuracy": round(float((pred[names == s] == gold[names == s]).mean()), 4),
-            }
+            s: {"pairs": int((names == s).sum()), "accuracy": round(float(right[names == s].mean()), 4)}
             for s in sorted(set(sources))
         },
     }

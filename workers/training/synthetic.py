@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from workers.stages._text import has_verb, words
 from workers.stages.extract import split_sentences
 from workers.stages.terms import content_terms
-from workers.training.pairs import LABELS, Label, Pair
+from workers.training.pairs import LABELS, Pair, Target
 from workers.training.paraphrase import paraphrases
 from workers.training.perturb import EntityPool, contradictions, entity_slots
 
@@ -167,7 +167,7 @@ def _unrelated(claim: str, window: str, sentence: str) -> bool:
 
 def _balance(pairs: list[Pair], rng: random.Random) -> list[Pair]:
     """Every label cut down, at random, to the count of the rarest label present; order kept."""
-    by_label: dict[Label, list[int]] = {label: [] for label in LABELS}
+    by_label: dict[Target, list[int]] = {label: [] for label in LABELS}
     for n, pair in enumerate(pairs):
         by_label[pair.label].append(n)
     present = [idx for idx in by_label.values() if idx]

@@ -27,9 +27,9 @@ import numpy.typing as npt
 import torch
 from tqdm import tqdm
 
-from workers.backends.crossenc import CrossEncoder, Meta, encode, load_base, save_shipped
+from workers.backends.crossenc import CrossEncoder, Meta, encode, load_base, load_shipped, save_shipped
 from workers.training.metrics import choose_thresholds, fit_temperature, pair_metrics
-from workers.training.pairs import LABELS, Pair
+from workers.training.pairs import LABELS, NOT_SUPPORT, Pair, target_index
 
 __all__ = ["TrainConfig", "TrainResult", "predict", "train"]
 
@@ -51,6 +51,13 @@ class TrainConfig:
     seed: int = 0
     threads: int | None = None
     progress: bool = True
+    # Start from these trained weights instead of the bare base (a continued run); None: the base.
+    init: Path | None = None
+    # Where a checkpoint is written every `checkpoint_minutes`; a run finding one there resumes from it.
+    checkpoint: Path | None = None
+    checkpoint_minutes: float = 5.0
+    # "cpu" (the default, what the project needs) or "cuda" when a GPU is there.
+    device: str = "cpu"
 
 
 @dataclass(frozen=True)
@@ -69,20 +76,26 @@ def train(
 ) -> TrainResult:
     """Train, calibrate on `valid_pairs`, save to `out`; never reads the validation pairs for gradients."""
     _seed(config)
-    net = load_base(layers=config.layers)
+    net = load_shipped(config.init)[0].train() if config.init else load_base(layers=config.layers)
     net.encoder.get_input_embeddings().weight.requires_grad_(False)
+    net.to(config.device)
     batches = _batches(train_pairs, config)
     total = max(1, math.ceil(len(batches) * config.epochs))
     started = time.perf_counter()
     sample = random.Random(config.seed).sample(list(valid_pairs), min(256, len(valid_pairs)))
     losses, valid_losses, step = _loop(net, batches, sample, total=total, config=config)
     logits = predict(net, valid_pairs, max_tokens=config.max_tokens)
-    gold = np.array([LABELS.index(p.label) for p in valid_pairs], dtype=np.int64)
+    net.to("cpu")
+    gold = _gold(valid_pairs)
     meta = _calibrated_meta(logits, gold, config, steps=step, pairs=len(train_pairs))
     valid_losses.append((step, _nll(logits, gold, 1.0)))
     metrics = pair_metrics(logits / meta.temperature, gold, [p.source for p in valid_pairs], meta=meta)
     size = save_shipped(net, meta, out)
     return TrainResult(meta, metrics, losses, valid_losses, size, time.perf_counter() - started, step)
+
+
+def _gold(pairs: Sequence[Pair]) -> npt.NDArray[np.int64]:
+    return np.array([target_index(p.label) for p in pairs], dtype=np.int64)
 
 
 def _seed(config: TrainConfig) -> None:
@@ -141,8 +154,13 @@ def _loop(
     weights = _class_weights(batches)
     losses: list[float] = []
     checks: list[tuple[int, float]] = []
-    bar = tqdm(total=total, desc="train-verifier", unit="batch", file=sys.stderr, disable=not config.progress)
-    started, step, progress = time.perf_counter(), 0, 0.0
+    step, spent = _resume(net, optimizer, losses, config)
+    bar = tqdm(
+        total=total, initial=step, desc="train-verifier", unit="batch", file=sys.stderr,
+        disable=not config.progress,
+    )  # fmt: skip
+    started, saved = time.perf_counter() - spent, time.perf_counter()
+    progress = _progress(step, total, spent, config)
     while progress < 1.0:
         _set_lr(optimizer, max(progress, 0.5 / total), config)
         losses.append(_step(net, batches[step % len(batches)], optimizer, weights, config))
@@ -152,15 +170,48 @@ def _loop(
         before, progress = progress, _progress(step, total, time.perf_counter() - started, config)
         if int(before * 4) < int(progress * 4) < 4 and valid:  # a validation point each quarter
             checks.append((step, _valid_loss(net, valid, config)))
+        if config.checkpoint and time.perf_counter() - saved > config.checkpoint_minutes * 60:
+            _save_checkpoint(net, optimizer, losses, step, time.perf_counter() - started, config.checkpoint)
+            saved = time.perf_counter()
     bar.close()
     net.eval()
     return losses, checks, step
 
 
+def _save_checkpoint(
+    net: CrossEncoder,
+    optimizer: torch.optim.Optimizer,
+    losses: list[float],
+    step: int,
+    elapsed: float,
+    path: Path,
+) -> None:
+    """Everything a resumed run needs; written beside and then renamed, so a kill leaves the last one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {"net": net.state_dict(), "optimizer": optimizer.state_dict(), "losses": losses}
+    torch.save({**state, "step": step, "elapsed": elapsed}, path.with_suffix(".tmp"))
+    path.with_suffix(".tmp").replace(path)
+
+
+def _resume(
+    net: CrossEncoder, optimizer: torch.optim.Optimizer, losses: list[float], config: TrainConfig
+) -> tuple[int, float]:
+    """(step, seconds spent) from the checkpoint, when there is one; the batches' order is seeded, so
+    the run goes on with the batch it would have taken next."""
+    if config.checkpoint is None or not config.checkpoint.is_file():
+        return 0, 0.0
+    state = torch.load(config.checkpoint, weights_only=False, map_location=config.device)
+    net.load_state_dict(state["net"])
+    optimizer.load_state_dict(state["optimizer"])
+    losses.extend(state["losses"])
+    print(f"train-verifier: resumed at step {state['step']} from {config.checkpoint}", file=sys.stderr)
+    return int(state["step"]), float(state["elapsed"])
+
+
 def _valid_loss(net: CrossEncoder, valid: Sequence[Pair], config: TrainConfig) -> float:
     logits = predict(net, valid, max_tokens=config.max_tokens)
     net.train()
-    return _nll(logits, np.array([LABELS.index(p.label) for p in valid], dtype=np.int64), 1.0)
+    return _nll(logits, _gold(valid), 1.0)
 
 
 def _step(
@@ -171,8 +222,10 @@ def _step(
     config: TrainConfig,
 ) -> float:
     inputs = encode(net.tokenizer, [(p.claim, p.evidence) for p in batch], max_tokens=config.max_tokens)
-    gold = torch.tensor([LABELS.index(p.label) for p in batch])
-    loss = torch.nn.functional.cross_entropy(net(**inputs), gold, weight=weights)
+    device = next(net.parameters()).device
+    gold = torch.tensor([target_index(p.label) for p in batch], device=device)
+    logits = net(**{k: v.to(device) for k, v in inputs.items()})
+    loss = _loss(logits, gold, weights.to(device))
     optimizer.zero_grad()
     loss.backward()  # type: ignore[no-untyped-call]
     torch.nn.utils.clip_grad_norm_([p for p in net.parameters() if p.requires_grad], 1.0)
@@ -180,12 +233,29 @@ def _step(
     return float(loss.item())
 
 
+def _loss(logits: torch.Tensor, gold: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+    """Weighted cross-entropy; a NOT_SUPPORT pair pays -log(1 - P(SUPPORT)), whichever of the other two."""
+    logp = torch.log_softmax(logits, dim=-1)
+    two = gold == NOT_SUPPORT
+    index = gold.clamp(min=0)
+    picked = logp.gather(1, index.unsqueeze(1)).squeeze(1)
+    others = torch.logsumexp(logp[:, 1:], dim=1)  # CONTRADICT and NEUTRAL: LABELS[1:]
+    per_pair = -torch.where(two, others, picked)
+    weight = torch.where(two, weights[1:].mean(), weights[index])
+    return (per_pair * weight).sum() / weight.sum()
+
+
 def _class_weights(batches: list[list[Pair]]) -> torch.Tensor:
-    """Inverse label frequency, so a skewed mix does not teach the majority class."""
+    """Inverse label frequency, so a skewed mix does not teach the majority class; a NOT_SUPPORT pair
+    counts half to each of the two labels it may be."""
     counts = np.ones(len(LABELS))
     for batch in batches:
         for p in batch:
-            counts[LABELS.index(p.label)] += 1
+            i = target_index(p.label)
+            if i == NOT_SUPPORT:
+                counts[1:] += 0.5
+            else:
+                counts[i] += 1
     return torch.tensor(counts.sum() / (len(LABELS) * counts), dtype=torch.float32)
 
 
@@ -200,7 +270,8 @@ def predict(net: CrossEncoder, pairs: Sequence[Pair], *, max_tokens: int, batch_
         inputs = encode(
             net.tokenizer, [(pairs[j].claim, pairs[j].evidence) for j in idx], max_tokens=max_tokens
         )
-        out[idx] = net(**inputs).float().numpy()
+        device = next(net.parameters()).device
+        out[idx] = net(**{k: v.to(device) for k, v in inputs.items()}).float().cpu().numpy()
     return out
 
 
@@ -209,7 +280,14 @@ def _calibrated_meta(
 ) -> Meta:
     temperature = fit_temperature(logits, gold)
     support, contradict = choose_thresholds(logits / temperature, gold)
-    trained = {"steps": steps, "pairs": pairs, "epochs": config.epochs, "lr": config.lr, "seed": config.seed}
+    trained = {
+        "steps": steps,
+        "pairs": pairs,
+        "epochs": config.epochs,
+        "lr": config.lr,
+        "seed": config.seed,
+        "init": "continued from earlier trained weights" if config.init else "base",
+    }
     return Meta(
         max_tokens=config.max_tokens,
         layers=config.layers,
@@ -221,5 +299,8 @@ def _calibrated_meta(
 
 
 def _nll(logits: Floats, gold: npt.NDArray[np.int64], temperature: float) -> float:
+    logits, gold = logits[gold >= 0], gold[gold >= 0]
+    if len(gold) == 0:
+        return 0.0
     scaled = torch.from_numpy(logits / temperature)
     return float(torch.nn.functional.cross_entropy(scaled, torch.from_numpy(gold)).item())

@@ -1,0 +1,77 @@
+"""The shipped verifier through the real pipeline on the cases users reported (issue 14).
+
+A paraphrase the evidence plainly supports is VERIFIED whatever its cosine; a claim that drops a
+condition the evidence states is never verified; a passage on the same topic that does not state the
+claim supports nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from workers.messages import Action, Answer, Document, Verdict
+
+if TYPE_CHECKING:
+    from workers.pipeline import Pipeline
+
+LOAN = Document(
+    id="loan-1",
+    text=(
+        "The facility bears a fixed interest rate of 5.25% per annum and matures on 15 March 2029. "
+        "Early repayment is permitted subject to a 1% prepayment fee."
+    ),
+)
+HUBBLE = Document(
+    id="nasa-1",
+    text=(
+        "The Hubble Space Telescope was launched into low Earth orbit in 1990 aboard the Space Shuttle "
+        "Discovery. It remains in operation and has a 2.4-metre mirror."
+    ),
+)
+
+
+def _verdicts(
+    pipeline: Pipeline, answer: str, doc: Document, domain: str
+) -> dict[str, tuple[Verdict, Action]]:
+    out = pipeline.process(Answer(id="case", query="", answer=answer, documents=(doc,), domain=domain))
+    return {c.text: (c.verdict, c.action) for c in out.claims}
+
+
+def test_a_supported_paraphrase_is_verified(real_pipeline: Pipeline) -> None:
+    got = _verdicts(
+        real_pipeline, "The loan carries a fixed interest rate of 5.25% per year.", LOAN, "finance"
+    )
+    assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
+
+
+def test_a_dropped_condition_is_flagged_never_verified(real_pipeline: Pipeline) -> None:
+    out = real_pipeline.process(
+        Answer(id="c", query="", answer="Early repayment is allowed without penalty.", documents=(LOAN,))
+    )
+    [claim] = out.claims
+    # The model reads a plain contradiction; with no value to put in its place and a contradiction
+    # probability below the calibrated edit threshold, the claim is flagged with the evidence cited.
+    assert claim.verdict is Verdict.UNVERIFIED and claim.action is Action.FLAG
+    assert "withheld" in claim.reason and "loan-1" in claim.reason
+
+
+def test_a_wrong_date_is_replaced_with_the_documents(real_pipeline: Pipeline) -> None:
+    out = real_pipeline.process(
+        Answer(
+            id="d", query="", answer="The loan matures in March 2031.", documents=(LOAN,), domain="finance"
+        )
+    )
+    assert out.claims[0].verdict is Verdict.CONTRADICTED
+    assert "2029" in out.corrected and "2031" not in out.corrected
+
+
+def test_a_well_supported_claim_is_not_flagged_for_its_cosine(real_pipeline: Pipeline) -> None:
+    got = _verdicts(real_pipeline, "Hubble has a 2.4-metre mirror.", HUBBLE, "health")
+    assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
+
+
+def test_a_passage_on_the_same_topic_supports_nothing(real_pipeline: Pipeline) -> None:
+    got = _verdicts(
+        real_pipeline, "The Hubble Space Telescope was built by Lockheed in Sunnyvale.", HUBBLE, "general"
+    )
+    assert all(v is not Verdict.VERIFIED for v, _ in got.values())
