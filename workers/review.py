@@ -36,7 +36,7 @@ from pydantic import Field
 from workers.agents.context import H_SCHEMA
 from workers.agents.topics import Topics, client_options, require_bootstrap
 from workers.errors import ConfigError, InvalidMessage, WoodpeckerError
-from workers.messages import Action, Corrected, Route, _Frozen
+from workers.messages import Action, Corrected, Route, _Frozen, read_output
 from workers.redact import redact
 from workers.render import render
 from workers.settings import KafkaSettings, Settings
@@ -56,7 +56,7 @@ __all__ = [
     "rejected",
 ]
 
-DecisionKind = Literal["approved", "rejected"]
+DecisionKind = Literal["approved", "edited", "rejected"]
 _TOPIC_EXISTS = 36
 
 
@@ -146,7 +146,7 @@ def _items(records: list[ConsumerRecord[Any, Any]], *, tenant: str) -> tuple[dic
     bad = 0
     for record in records:
         try:
-            corrected = Corrected.from_json(record.value or b"")
+            corrected = read_output(record.value or b"")
         except InvalidMessage:
             bad += 1
             continue
