@@ -6,6 +6,7 @@ Usage::
     woodpecker review show --tenant acme ANSWER_ID                # the answer, what changed and why
     woodpecker review approve --tenant acme ANSWER_ID --note "checked against the filing"
     woodpecker review reject --tenant acme ANSWER_ID --reason "the replacement figure is wrong"
+    woodpecker review serve --port 8790                           # the web console (workers/console)
 
 Answers marked `needs_review` are on the review topic. Approving publishes the corrected answer to the
 output topic with route `review_approved`; rejecting publishes the original answer unchanged (each
@@ -322,6 +323,9 @@ def register(sub: Any) -> None:
         ("reject", "publish the original answer, with the reason"),
     ):
         _action_parser(actions, name, text)
+    from workers.console.command import add_parsers  # light: the console's own imports wait until it runs
+
+    add_parsers(actions)
 
 
 def _action_parser(actions: Any, name: str, text: str) -> None:
