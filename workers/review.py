@@ -237,7 +237,20 @@ async def decide(
     decision: Decision,
     timeout_s: float = 15.0,
 ) -> tuple[ReviewDecision, Corrected]:
-    """Publish the decided answer to the output topic, then record the decision; returns both."""
+    """Publish the decided answer to the output topic, then record the decision; returns both.
+
+    With Redis configured and the item in the review console's store, the console's decider does it
+    (exactly once, also against a reviewer deciding in the console at the same moment).
+    """
+    if settings.cache.redis_url is not None:
+        from workers.console.decide import decide_in_store
+
+        done = await decide_in_store(
+            settings, bootstrap=bootstrap, tenant=tenant, answer_id=answer_id, kind=decision.kind,
+            reviewer=decision.reviewer, note=decision.reason,
+        )  # fmt: skip
+        if done is not None:
+            return done
     queue = await load_queue(settings, bootstrap=bootstrap, tenant=tenant, timeout_s=timeout_s)
     item = _pending_item(queue, answer_id)
     if decision.kind == "approved":

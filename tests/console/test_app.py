@@ -52,7 +52,7 @@ def client(settings: Settings, clock: Clock) -> Iterator[TestClient]:
     items = [
         hostile,
         review_request("a/2?#", "acme"),
-        review_request("g1", "globex", answer=f"{GLOBEX} $4.8 billion."),
+        review_request("gx-secret-id", "globex", answer=f"{GLOBEX} $4.8 billion."),
     ]
     asyncio.run(seed(settings, items))
     console = ReviewConsole(settings, bootstrap=settings.kafka.bootstrap or "", clock=clock)
@@ -130,10 +130,11 @@ def test_sign_in_csrf_and_expiry(client: TestClient, clock: Clock) -> None:
     assert client.post("/decide/a1", data={"action": "approve"}).status_code == 403
     assert client.post("/decide/a1", data={"action": "approve", "csrf": "x" * 32}).status_code == 403
     # A tampered cookie is no session at all.
-    good = client.cookies[COOKIE]
-    client.cookies.set(COOKIE, good[:-3] + "AAA")
+    [jarred] = [c for c in client.cookies.jar if c.name == COOKIE]
+    good = jarred.value or ""
+    client.cookies.set(COOKIE, good[:-3] + "AAA", domain=jarred.domain, path=jarred.path)
     assert client.get("/").status_code == 303
-    client.cookies.set(COOKIE, good)
+    client.cookies.set(COOKIE, good, domain=jarred.domain, path=jarred.path)
     assert client.get("/").status_code == 200 and csrf
     clock.offset = 601  # the session has expired
     assert client.get("/").headers["location"].endswith("/login")
@@ -145,11 +146,11 @@ def test_a_tenant_sees_and_touches_only_its_own_items(client: TestClient, settin
     csrf = _sign_in(client, "acme", "rita", "rita-pw")
     queue = client.get("/").text
     assert "2 pending" in queue and "a1" in queue and "a/2?#" in queue
-    assert "g1" not in queue and GLOBEX not in queue
+    assert "gx-secret-id" not in queue and GLOBEX not in queue
     assert queue.index(">a1<") < queue.index(">a/2?#<")  # oldest first
-    missing = client.get("/items/g1")
+    missing = client.get("/items/gx-secret-id")
     assert missing.status_code == 404 and GLOBEX not in missing.text
-    assert client.post("/decide/g1", data={"action": "approve", "csrf": csrf}).status_code == 404
+    assert client.post("/decide/gx-secret-id", data={"action": "approve", "csrf": csrf}).status_code == 404
     assert client.get("/items/nope").status_code == 404
     # An id with "/", "?" and "#" is one item of its own.
     odd = client.get("/items/a%2F2%3F%23")

@@ -152,3 +152,23 @@ async def test_reject_publishes_the_original_and_logs_the_decision(
     [line] = [getattr(r, FIELDS_ATTR) for r in seen if r.getMessage() == "review_decision"]
     assert line["decision"] == "rejected" and line["reviewer"] == "rita" and line["tenant"] == "acme"
     assert line["note"] == "4.8 was restated"
+
+
+async def test_the_command_line_decides_through_the_store_when_it_holds_the_item(
+    settings: Settings, store: ReviewStore
+) -> None:
+    from workers.review import Decision, ReviewError, decide
+
+    await seed(settings, [review_request("a1", "acme")])
+    await _sync(settings, store, expect=1)
+    bootstrap = settings.kafka.bootstrap or ""
+    decision = Decision("approved", reason="fine", reviewer="cli-user")
+    record, out = await decide(
+        settings, bootstrap=bootstrap, tenant="acme", answer_id="a1", decision=decision
+    )
+    assert record.reviewer == "cli-user" and out.route is Route.REVIEW_APPROVED
+    item = await store.get(tenant="acme", answer_id="a1")
+    assert item is not None and item.status == "approved"
+    with pytest.raises(ReviewError, match="already approved by cli-user"):
+        await decide(settings, bootstrap=bootstrap, tenant="acme", answer_id="a1", decision=decision)
+    assert [o.id for o in await outputs(settings)] == ["a1"]

@@ -44,7 +44,7 @@ from workers.review import ReviewDecision, _ensure_topic, approved, decisions_to
 from workers.settings import Settings
 from workers.telemetry import consume_span, current_trace_id, inject_headers
 
-__all__ = ["H_REVIEW_TOKEN", "Conflict", "Decider", "NotFound", "output_for"]
+__all__ = ["H_REVIEW_TOKEN", "Conflict", "Decider", "NotFound", "decide_in_store", "output_for"]
 
 H_REVIEW_TOKEN = "woodpecker-review-token"
 log = logging.getLogger(__name__)
@@ -274,6 +274,48 @@ class Decider:
             return False
         finally:
             await scanner.stop()
+
+
+async def decide_in_store(
+    settings: Settings,
+    *,
+    bootstrap: str,
+    tenant: str,
+    answer_id: str,
+    kind: DecisionKind,
+    reviewer: str,
+    note: str,
+) -> tuple[ReviewDecision, Corrected] | None:
+    """A `woodpecker review approve|reject` through the console's store, when it holds the item.
+
+    So the command line and the console never both publish one answer. None: no Redis configured, or
+    the store does not know the item (no console ran): the caller decides from the topics alone.
+    """
+    from workers.console.store import open_store
+
+    if settings.cache.redis_url is None:
+        return None
+    store = open_store(settings)
+    try:
+        if await store.get(tenant=tenant, answer_id=answer_id) is None:
+            return None
+        async with Decider(settings, store=store, bootstrap=bootstrap) as decider:
+            try:
+                item = await decider.decide(
+                    tenant=tenant, answer_id=answer_id, kind=kind, reviewer=reviewer, note=note
+                )
+            except (Conflict, NotFound) as exc:
+                from workers.review import ReviewError
+
+                raise ReviewError(str(exc)) from exc
+    finally:
+        await store.client.aclose()
+    assert item.decision is not None
+    record = ReviewDecision(
+        id=answer_id, tenant=item.request.tenant, decision=kind, reason=note, reviewer=reviewer,
+        decided_at_ms=item.decision.decided_ms,
+    )  # fmt: skip
+    return record, output_for(item.request.corrected, item.decision)
 
 
 def _log_decision(item: Item, *, trace_id: str | None) -> None:

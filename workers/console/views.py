@@ -28,7 +28,8 @@ __all__ = [
     "document_views",
 ]
 
-_TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
+# Words, with "4.8", "1,200" and "don't" kept whole, so a changed figure reads as one change.
+_TOKENS = re.compile(r"\s+|\w+(?:[.,']\w+)*|[^\w\s]")
 
 
 @dataclass(frozen=True)
