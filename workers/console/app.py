@@ -250,17 +250,16 @@ class ReviewConsole:
             return self._page(request, session, "missing.html", 404, answer_id=answer_id)
         pending = [i.id for i in await self.store.pending(tenant=tenant)]
         here = pending.index(item.id) if item.id in pending else -1
-        neighbours = {
-            "prev": pending[here - 1] if here > 0 else None,
-            "next": pending[here + 1]
-            if 0 <= here < len(pending) - 1
-            else (pending[0] if here < 0 and pending else None),
-        }
+        previous = pending[here - 1] if here > 0 else None
+        # From a decided item, "next" is the oldest pending one.
+        following = pending[here + 1] if 0 <= here < len(pending) - 1 else None
+        following = pending[0] if here < 0 and pending else following
         corrected, age = item.request.corrected, age_text(item.queued_ms, self.now_ms())
         return self._page(
             request, session, "item.html", item=item, c=corrected, age=age,
             diff=diff_segments(corrected.original, corrected.corrected), claims=claim_views(item.request),
-            documents=document_views(item.request), position=here + 1, pending=len(pending), **neighbours,
+            documents=document_views(item.request), position=here + 1, pending=len(pending),
+            prev=previous, next=following,
             decide_url=_item_url(request, item, route="decide"), notice=_notice(request),
         )  # fmt: skip
 
