@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ../shared/data
 
-.PHONY: all run test lint types bench calibrate train-verifier up down clean venv
+.PHONY: all run test lint types bench calibrate train-verifier up down clean venv browser
 
 all: lint test
 
@@ -22,8 +22,18 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/python -m workers.agents.demo
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+# Headless Chromium for the review console's browser tests: Debian's packages, never a browser download.
+# Without apt-get (not Debian) the browser tests skip themselves and say so.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif command -v apt-get >/dev/null; then \
+	  echo "installing chromium and chromium-driver (apt-get)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver; \
+	else echo "no apt-get: install chromium and chromedriver yourself, or the browser tests are skipped"; fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check workers tests

@@ -71,7 +71,7 @@ def _model_ok(model: type[Answer] | type[Corrected] | type[DeadLetter], obj: obj
     return True
 
 
-@pytest.mark.parametrize("name", ["answer.v1", "corrected.v1", "deadletter.v1"])
+@pytest.mark.parametrize("name", ["answer.v1", "corrected.v1", "deadletter.v1", "review.v1"])
 def test_schemas_are_valid_draft_2020_12(name: str) -> None:
     schema = load_schema(name)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
@@ -166,3 +166,18 @@ def test_models_are_frozen() -> None:
     answer = Answer(id="a", query="q", answer="x")
     with pytest.raises(ValidationError):
         answer.answer = "y"  # type: ignore[misc]
+
+
+def test_the_review_topic_reads_review_v1_and_bare_corrected_v1() -> None:
+    from workers.messages import Answer, Document, ReviewRequest, Route, read_output, read_review
+
+    corrected = Corrected(
+        id="a1", tenant="acme", original="x", corrected="y", route=Route.FULL, needs_review=True
+    )
+    answer = Answer(id="a1", query="q", answer="x", documents=(Document(id="d", text="t"),), domain="legal")
+    request = ReviewRequest.for_answer(corrected, answer)
+    assert read_review(request.to_json()) == request and read_output(request.to_json()) == corrected
+    assert read_review(corrected.to_json()).documents == () and read_output(corrected.to_json()) == corrected
+    assert orjson.loads(request.to_json())["id"] == "a1"
+    with pytest.raises(ValidationError):
+        ReviewRequest(id="other", tenant="acme", corrected=corrected)

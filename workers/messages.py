@@ -38,15 +38,23 @@ __all__ = [
     "Judgement",
     "Query",
     "QueryKind",
+    "ReviewRequest",
     "Route",
     "SlotFix",
     "StageUsage",
     "Stakes",
     "Stats",
     "Verdict",
+    "read_output",
+    "read_review",
 ]
 
-SCHEMA_VERSIONS = {"answer": "answer.v1", "corrected": "corrected.v1", "deadletter": "deadletter.v1"}
+SCHEMA_VERSIONS = {
+    "answer": "answer.v1",
+    "corrected": "corrected.v1",
+    "deadletter": "deadletter.v1",
+    "review": "review.v1",
+}
 
 
 class _Frozen(BaseModel):
@@ -310,6 +318,61 @@ class Corrected(_Frozen):
     review_reasons: tuple[str, ...] = ()
     stats: Stats = Stats()
     citations: tuple[CitationResult, ...] = ()
+
+
+class ReviewRequest(_Frozen):
+    """review.v1 (review topic, keyed by answer id): an answer held for a person, and what they need.
+
+    The corrected answer plus the input's query, domain, stakes and documents, so a reviewer sees each
+    evidence span inside its document. `documents` is empty when the record would be too large with them.
+    Readers of the review topic also accept a bare corrected.v1 record (written before review.v1).
+    """
+
+    schema_version: Literal["review.v1"] = "review.v1"
+    # Repeated from `corrected` so every record of the stream has a top-level `id` (consumers key on it).
+    id: str
+    tenant: str | None = None
+    corrected: Corrected
+    query: str = ""
+    domain: str | None = None
+    stakes: Stakes | None = None
+    documents: tuple[Document, ...] = ()
+
+    @model_validator(mode="after")
+    def _ids_match(self) -> Self:
+        if (self.id, self.tenant) != (self.corrected.id, self.corrected.tenant):
+            raise ValueError("`id` and `tenant` must be those of `corrected`")
+        return self
+
+    @classmethod
+    def for_answer(cls, corrected: Corrected, answer: Answer | None) -> ReviewRequest:
+        if answer is None:
+            return cls(id=corrected.id, tenant=corrected.tenant, corrected=corrected)
+        return cls(
+            id=corrected.id,
+            tenant=corrected.tenant,
+            corrected=corrected,
+            query=answer.query,
+            domain=answer.domain,
+            stakes=answer.stakes,
+            documents=answer.documents,
+        )
+
+
+def read_review(raw: bytes | str) -> ReviewRequest:
+    """A review topic record: review.v1, or a bare corrected.v1 (no documents) as written before it."""
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidMessage(f"invalid JSON: {exc}", kind="invalid_json") from exc
+    if isinstance(obj, dict) and obj.get("schema_version") == "review.v1":
+        return ReviewRequest.from_json(raw)
+    return ReviewRequest.for_answer(Corrected.from_json(raw), None)
+
+
+def read_output(raw: bytes | str) -> Corrected:
+    """The corrected answer in a record of the output, shadow or review topic."""
+    return read_review(raw).corrected
 
 
 class DeadLetter(_Frozen):

@@ -6,6 +6,7 @@ Usage::
     woodpecker review show --tenant acme ANSWER_ID                # the answer, what changed and why
     woodpecker review approve --tenant acme ANSWER_ID --note "checked against the filing"
     woodpecker review reject --tenant acme ANSWER_ID --reason "the replacement figure is wrong"
+    woodpecker review serve --port 8790                           # the web console (workers/console)
 
 Answers marked `needs_review` are on the review topic. Approving publishes the corrected answer to the
 output topic with route `review_approved`; rejecting publishes the original answer unchanged (each
@@ -36,7 +37,7 @@ from pydantic import Field
 from workers.agents.context import H_SCHEMA
 from workers.agents.topics import Topics, client_options, require_bootstrap
 from workers.errors import ConfigError, InvalidMessage, WoodpeckerError
-from workers.messages import Action, Corrected, Route, _Frozen
+from workers.messages import Action, Corrected, Route, _Frozen, read_output
 from workers.redact import redact
 from workers.render import render
 from workers.settings import KafkaSettings, Settings
@@ -56,7 +57,7 @@ __all__ = [
     "rejected",
 ]
 
-DecisionKind = Literal["approved", "rejected"]
+DecisionKind = Literal["approved", "edited", "rejected"]
 _TOPIC_EXISTS = 36
 
 
@@ -146,7 +147,7 @@ def _items(records: list[ConsumerRecord[Any, Any]], *, tenant: str) -> tuple[dic
     bad = 0
     for record in records:
         try:
-            corrected = Corrected.from_json(record.value or b"")
+            corrected = read_output(record.value or b"")
         except InvalidMessage:
             bad += 1
             continue
@@ -236,7 +237,20 @@ async def decide(
     decision: Decision,
     timeout_s: float = 15.0,
 ) -> tuple[ReviewDecision, Corrected]:
-    """Publish the decided answer to the output topic, then record the decision; returns both."""
+    """Publish the decided answer to the output topic, then record the decision; returns both.
+
+    With Redis configured and the item in the review console's store, the console's decider does it
+    (exactly once, also against a reviewer deciding in the console at the same moment).
+    """
+    if settings.cache.redis_url is not None:
+        from workers.console.decide import decide_in_store
+
+        done = await decide_in_store(
+            settings, bootstrap=bootstrap, tenant=tenant, answer_id=answer_id, kind=decision.kind,
+            reviewer=decision.reviewer, note=decision.reason,
+        )  # fmt: skip
+        if done is not None:
+            return done
     queue = await load_queue(settings, bootstrap=bootstrap, tenant=tenant, timeout_s=timeout_s)
     item = _pending_item(queue, answer_id)
     if decision.kind == "approved":
@@ -322,6 +336,9 @@ def register(sub: Any) -> None:
         ("reject", "publish the original answer, with the reason"),
     ):
         _action_parser(actions, name, text)
+    from workers.console.command import add_parsers  # light: the console's own imports wait until it runs
+
+    add_parsers(actions)
 
 
 def _action_parser(actions: Any, name: str, text: str) -> None:

@@ -37,6 +37,7 @@ __all__ = [
     "LimitSettings",
     "ModelSettings",
     "RetrievalSettings",
+    "ReviewSettings",
     "RoutingSettings",
     "SamplerMode",
     "SamplerSettings",
@@ -287,6 +288,29 @@ class CacheSettings(BaseModel):
     lru_size: int = 10_000
 
 
+class ReviewSettings(BaseModel):
+    """The review console (`woodpecker review serve`): who may sign in, sessions, the queue store.
+
+    `reviewers` maps tenant -> reviewer name -> password hash, as printed by
+    `woodpecker review hash-password` (scrypt; the plain password is never stored). The tenant ""
+    holds answers without a tenant. The queue lives in Redis (`cache.redis_url`), which is required.
+    """
+
+    model_config = _FROZEN
+    reviewers: dict[str, dict[str, str]] = Field(default_factory=dict)
+    # Signs session cookies; unset: a random key per process (sessions end when the console restarts).
+    secret_key: SecretStr | None = None
+    session_ttl_s: int = Field(8 * 3600, ge=60)
+    host: str = "127.0.0.1"
+    port: int = Field(8790, ge=0, le=65535)
+    # Keys are `redis_prefix` + the Kafka topic prefix + ..., so two deployments never share a queue.
+    redis_prefix: str = "woodpecker:review:"
+    # A reviewer's decision is published within this lease; after it, another console may finish it.
+    lease_s: float = Field(30.0, ge=5.0)
+    # Cookies only over HTTPS; turn off for plain-HTTP development on 127.0.0.1.
+    secure_cookies: bool = False
+
+
 class Settings(BaseSettings):
     """Everything woodpecker can be told, frozen once built."""
 
@@ -307,6 +331,7 @@ class Settings(BaseSettings):
     kafka: KafkaSettings = KafkaSettings()
     cache: CacheSettings = CacheSettings()
     citations: CitationSettings = CitationSettings()
+    review: ReviewSettings = ReviewSettings()
     log_content: bool = False
 
     @classmethod

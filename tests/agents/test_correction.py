@@ -10,7 +10,7 @@ from workers.agents.context import AgentContext
 from workers.agents.correction import GatherState, TickThrottle, handle_verdict, retention_s, send_tick
 from workers.agents.extraction import handle_answer
 from workers.agents.verification import handle_claim
-from workers.messages import Corrected, DeadLetter, Verdict, VerdictMessage
+from workers.messages import Corrected, DeadLetter, Verdict, VerdictMessage, read_output
 
 
 class Clock:
@@ -168,7 +168,7 @@ async def test_answers_needing_review_go_to_the_review_topic_instead_of_the_outp
     for raw in await _verdicts(ctx, sink, "g9", domain="finance", stakes="high"):
         await handle_verdict(ctx, state, raw, headers={})
     assert _outputs(ctx, sink) == []
-    [out] = [Corrected.from_json(r.value) for r in sink.on(ctx.topics.review)]
+    [out] = [read_output(r.value) for r in sink.on(ctx.topics.review)]
     assert out.id == "g9" and out.needs_review
     assert ctx.counts["held_for_review"] == 1
 

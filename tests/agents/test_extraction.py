@@ -12,7 +12,16 @@ from tests.agents.helpers import (
     settings_for,
 )
 from workers.agents.extraction import handle_answer
-from workers.messages import ClaimMessage, Corrected, DeadLetter, Document, GatherKind, Route, VerdictMessage
+from workers.messages import (
+    ClaimMessage,
+    Corrected,
+    DeadLetter,
+    Document,
+    GatherKind,
+    Route,
+    VerdictMessage,
+    read_output,
+)
 
 DOC_PAD = Document(id="pad", text="Unrelated filler about weather in spring. " * 60)
 
@@ -99,7 +108,7 @@ async def test_a_lasting_failure_is_dead_lettered_and_the_original_still_deliver
     assert "prepare exploded" in dead.reason
     # Held for review instead of the output topic; `woodpecker review approve` publishes it there.
     assert sink.on(ctx.topics.corrected) == []
-    [out] = [Corrected.from_json(r.value) for r in sink.on(ctx.topics.review)]
+    [out] = [read_output(r.value) for r in sink.on(ctx.topics.review)]
     assert out.id == "a6" and out.corrected == out.original
     assert out.needs_review and out.stats.fallback
 
@@ -111,7 +120,7 @@ async def test_an_output_too_large_for_the_broker_is_dead_lettered_not_crashed_o
     [dead] = [DeadLetter.from_json(r.value) for r in sink.on(ctx.topics.deadletter)]
     assert dead.kind == "too_large_output"
     # The original, flagged, waits for review (and reaches the output topic once approved).
-    assert [Corrected.from_json(r.value).id for r in sink.on(ctx.topics.review)] == ["a7"]
+    assert [read_output(r.value).id for r in sink.on(ctx.topics.review)] == ["a7"]
 
 
 async def test_a_plan_too_large_with_documents_travels_without_them() -> None:

@@ -41,7 +41,7 @@ from workers.agents.cluster import LocalCluster, WorkerProcess
 from workers.agents.context import worker_name
 from workers.agents.correction import GatherStatus
 from workers.agents.topics import Topics, client_options
-from workers.messages import Answer, Corrected, DeadLetter, GatherKind, Stakes, VerdictMessage
+from workers.messages import Answer, Corrected, DeadLetter, GatherKind, Stakes, VerdictMessage, read_output
 
 if TYPE_CHECKING:
     from workers.settings import Settings
@@ -98,7 +98,7 @@ async def _outputs(
         async with asyncio.timeout(timeout_s), contextlib.aclosing(records):
             async for record in records:
                 if record.key in ids:
-                    found[record.key] = Corrected.from_json(record.value)
+                    found[record.key] = read_output(record.value)
                     counts[record.key] += 1
                 if len(found) == len(ids) and idle_s is None:
                     break

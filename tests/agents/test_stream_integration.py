@@ -32,7 +32,7 @@ from workers.agents.client import Record, publish_lines, tail_records
 from workers.agents.cluster import LocalCluster
 from workers.agents.sampler import Sampler
 from workers.agents.topics import Topics, client_options
-from workers.messages import Answer, Corrected, DeadLetter, Document, Route
+from workers.messages import Answer, Corrected, DeadLetter, Document, Route, read_output
 
 if TYPE_CHECKING:
     from workers.settings import Settings
@@ -183,7 +183,7 @@ async def test_200_answers_come_out_once_each_as_corrected_in_process(
     found = await _collect(stream_settings, bootstrap, topic=_topics(stream_settings).corrected, ids=ids)
     assert set(found) == ids
     assert all(orjson.loads(r.value)["id"] == key for key, r in found.items())
-    streamed = {i: Corrected.from_json(r.value) for i, r in found.items()}
+    streamed = {i: read_output(r.value) for i, r in found.items()}
     assert all(out.route is Route.FULL for out in streamed.values())
     in_process = _woodpecker_correct(answers, tmp_path, env=cluster.child_env())
     assert [a.id for a in answers if _decisions(streamed[a.id]) != _decisions(in_process[a.id])] == []
@@ -321,7 +321,7 @@ async def test_poison_messages_are_dead_lettered_while_good_ones_flow(
         assert (letter.kind, letter.stage) == (kind, "parse"), letter.reason
         assert reason in letter.reason and letter.original_size == len(raw)
     # The injected instructions are only data: the wrong figure after them is still caught.
-    injected = Corrected.from_json(outputs[good[3].id].value)
+    injected = read_output(outputs[good[3].id].value)
     assert injected.original == good[3].answer
     assert injected.corrected != injected.original or injected.needs_review
     assert all(worker.alive() for worker in cluster.workers)
@@ -365,7 +365,7 @@ async def test_sampler_share_in_the_stream_matches_the_setting_and_the_hash(
     found = await _collect(
         stream_settings, bootstrap, topic=_topics(stream_settings).corrected, ids={a.id for a in answers}
     )
-    corrected = {i for i, r in found.items() if Corrected.from_json(r.value).route is not Route.SAMPLED_OUT}
+    corrected = {i for i, r in found.items() if read_output(r.value).route is not Route.SAMPLED_OUT}
     sampler = Sampler.from_settings(stream_settings.sampler)
     assert corrected == {a.id for a in answers if sampler.sampled(a.id, tenant="sampled")}
     assert abs(len(corrected) / len(answers) - 0.05) <= 0.015

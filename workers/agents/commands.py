@@ -28,7 +28,7 @@ from workers.agents.client import Record, publish_lines, tail_records
 from workers.agents.context import StreamPipeline
 from workers.agents.topics import ROLES, Topics, ensure_topics, require_bootstrap
 from workers.errors import ConfigError, InvalidMessage
-from workers.messages import Corrected, DeadLetter
+from workers.messages import DeadLetter, read_output
 from workers.settings import Settings
 
 __all__ = ["load_factory", "register"]
@@ -182,7 +182,7 @@ def describe(record: Record, *, color: bool = False) -> str:
         if schema.startswith("deadletter") or b'"schema_version":"deadletter' in record.value[:64]:
             dead = DeadLetter.from_json(record.value)
             return f"DEAD LETTER {dead.id or '<no id>'} at {dead.stage} ({dead.kind}): {dead.reason}\n"
-        corrected = Corrected.from_json(record.value)
+        corrected = read_output(record.value)
     except InvalidMessage:
         return record.value.decode("utf-8", "replace")
     latency = record.latency_ms

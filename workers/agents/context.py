@@ -28,7 +28,7 @@ from workers.agents.deadletter import RecordTooLarge, RetryPolicy
 from workers.agents.sampler import Sampler
 from workers.agents.topics import Topics
 from workers.decisions import log_decisions
-from workers.messages import Answer, CheckedClaim, ClaimTask, Corrected, Stats
+from workers.messages import Answer, CheckedClaim, ClaimTask, Corrected, ReviewRequest, Stats
 from workers.pipeline import Prepared
 from workers.settings import Settings
 from workers.stages.route import RouteDecision
@@ -141,21 +141,36 @@ async def send_json(
     await ctx.sink.send(topic, key=key, value=value, headers=traced)
 
 
-async def emit_corrected(ctx: AgentContext, corrected: Corrected, *, shadow: bool, ingest_ms: int) -> None:
+async def emit_corrected(
+    ctx: AgentContext, corrected: Corrected, *, shadow: bool, ingest_ms: int, answer: Answer | None = None
+) -> None:
     """One record per answer id: on the review topic when it needs review, else the output (or shadow) topic.
 
-    An answer held for review reaches the output topic when `woodpecker review approve` publishes it.
+    On the review topic the record is a review.v1 envelope with the input's query, domain, stakes and
+    documents (`answer`), so the review console can show evidence inside its document; the documents are
+    left out when they would make the record too large. An answer held for review reaches the output
+    topic when a reviewer approves or rejects it.
     """
-    value, headers = corrected.to_json(), ingest_header(ingest_ms)
     topic = _destination(ctx.topics, corrected, shadow=shadow)
+    value, schema = corrected.to_json(), str(corrected.schema_version)
+    if topic == ctx.topics.review:
+        value, schema = _review_value(ctx, corrected, answer), "review.v1"
     await send_json(
-        ctx, topic, key=corrected.id, value=value, schema=corrected.schema_version, headers=headers
+        ctx, topic, key=corrected.id, value=value, schema=schema, headers=ingest_header(ingest_ms)
     )
     ctx.counts["shadow" if shadow else corrected.route.value] += 1
     ctx.counts["held_for_review"] += topic == ctx.topics.review
     if not shadow:
         record_result(corrected)
     _log_decisions(ctx, corrected)
+
+
+def _review_value(ctx: AgentContext, corrected: Corrected, answer: Answer | None) -> bytes:
+    value = ReviewRequest.for_answer(corrected, answer).to_json()
+    if len(value) > ctx.settings.kafka.max_record_bytes and answer is not None:
+        # Without the documents the reviewer still sees each evidence window's text in the claims.
+        value = ReviewRequest.for_answer(corrected, answer.model_copy(update={"documents": ()})).to_json()
+    return value
 
 
 def _log_decisions(ctx: AgentContext, corrected: Corrected) -> None:

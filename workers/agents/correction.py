@@ -232,7 +232,9 @@ async def _complete(
             policy=ctx.retry,
             what="finish",
         )
-        await emit_corrected(ctx, corrected, shadow=status.shadow, ingest_ms=status.ingest_ms)
+        await emit_corrected(
+            ctx, corrected, shadow=status.shadow, ingest_ms=status.ingest_ms, answer=plan.answer
+        )
     except Exception as exc:
         await fail_open(
             ctx,

@@ -7,13 +7,17 @@ Usage::
 
 Starts the embedded noida-db broker (unless KAFKA_BOOTSTRAP is set), one extraction, two verification
 and one correction worker with the sampler at 100%, publishes the file with `woodpecker publish`,
-shows each corrected answer as it arrives with `woodpecker tail`, lists anything dead-lettered, and
-stops the workers (SIGTERM) and the broker. Topics get a fresh prefix per run, so repeated runs
-against one cluster never mix.
+shows each corrected answer as it arrives with `woodpecker tail`, lists anything dead-lettered, stops
+the workers (SIGTERM), and ends with the review console (`woodpecker review serve`, over a private
+Redis unless WOODPECKER_REDIS_URL is set) serving the answers held for review: its address and a
+one-time demo credential are printed, and it runs until Ctrl-C (on a terminal; otherwise for
+WOODPECKER_DEMO_HOLD_S seconds, default none), then the broker stops. Topics get a fresh prefix per
+run, so repeated runs against one cluster never mix.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -21,6 +25,8 @@ import time
 import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+import orjson
 
 from workers.agents.broker import kafka_bootstrap
 from workers.agents.cluster import LocalCluster
@@ -88,8 +94,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         _woodpecker(
             ["tail", "--topic=deadletter", "--from-beginning", "--timeout=2"], env=child_env, timeout_s=60
         )
-        _say("stopping workers and broker")
+        cluster.stop()  # the console needs only the broker (and Redis)
+        _review_console(child_env, tenants=_tenants(path))
+        _say("stopping the broker")
     return code
+
+
+def _tenants(path: Path) -> list[str]:
+    """The tenants of the demo's answers (each gets the demo reviewer)."""
+    tenants: set[str] = set()
+    for line in path.read_bytes().splitlines():
+        with contextlib.suppress(orjson.JSONDecodeError, AttributeError):
+            tenants.add(str(orjson.loads(line).get("tenant") or ""))
+    return sorted(tenants)
+
+
+def _review_console(env: Mapping[str, str], *, tenants: list[str]) -> None:
+    """Serve the review console over the demo's review items until Ctrl-C (or WOODPECKER_DEMO_HOLD_S)."""
+    from workers.console.demo import DEMO_REVIEWER, demo_console
+
+    hold = os.environ.get("WOODPECKER_DEMO_HOLD_S")
+    with demo_console(env=env, tenants=tenants) as (url, password):
+        names = ", ".join(t or "(none)" for t in tenants)
+        _say(
+            f"review console: {url}\n   sign in as reviewer {DEMO_REVIEWER!r}, password {password!r}, "
+            f"tenant one of: {names}\n   (keys: j/k move, a approve, e edit, r reject)"
+        )
+        try:
+            if hold is not None:
+                time.sleep(float(hold))
+            elif sys.stdin.isatty():
+                print("   press Ctrl-C to stop the console and the broker", file=sys.stderr, flush=True)
+                while True:
+                    time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
 
 
 if __name__ == "__main__":

@@ -79,7 +79,7 @@ async def _extract(ctx: AgentContext, answer: Answer, *, shadow: bool, ingest_ms
             policy=policy,
             what="finish",
         )
-        await emit_corrected(ctx, corrected, shadow=shadow, ingest_ms=ingest_ms)
+        await emit_corrected(ctx, corrected, shadow=shadow, ingest_ms=ingest_ms, answer=answer)
         return
     await _send_plan(ctx, answer, prepared, shadow=shadow, ingest_ms=ingest_ms)
     await _send_claims(ctx, answer, prepared, shadow=shadow, ingest_ms=ingest_ms)
@@ -171,4 +171,4 @@ async def fail_open(
         review_reasons=(f"{stage} failed: {record.kind}",),
         stats=Stats(fallback=f"passthrough after {stage} failure"),
     )
-    await emit_corrected(ctx, original, shadow=False, ingest_ms=ingest_ms)
+    await emit_corrected(ctx, original, shadow=False, ingest_ms=ingest_ms, answer=answer)
