@@ -7,13 +7,13 @@ the claim's content words. With the tier-1 similarity they go through a logistic
 labelled claims (`python -m workers.training.decision`, cross-validated on the training part of the
 data, never on the items it is scored on), giving P(supported):
 
+- CONTRADICT first, when the model's P(contradict) >= `contradict`, or the rule checks found a
+  conflicting value and the model agrees at least `corroborate`: only then is the claim edited;
 - SUPPORT when P(supported) >= `support`; tier 1 then asks similarity >= the calibrated gate for the
   answer's domain (`gate`): a floor, not a second opinion, so a strongly supported paraphrase is not
   flagged for its cosine;
 - never SUPPORT while the model reads the window that SUPPORT would rest on as a contradiction
   (P(contradict) >= `veto` there): the other signals cannot outvote it, and the claim is flagged;
-- CONTRADICT when the model's P(contradict) >= `contradict`, or the rule checks found a conflicting value
-  and the model agrees at least `corroborate`: only then is the claim edited;
 - NEUTRAL otherwise, which correction FLAGs.
 
 Usage::
@@ -89,10 +89,11 @@ class Decision:
         p_c = signals.get("p_contradict", 0.0)
         cited = signals.get("p_contradict_cited", p_c)
         why = f"calibrated P(supported) {p:.2f} (threshold {self.support:.2f}), model P(contradict) {p_c:.2f}"
-        if p >= self.support and cited < self.veto:
-            return Judgement.SUPPORT, p, why
+        # A value conflict the model corroborates comes first: it carries the value the evidence states.
         if p_c >= self.contradict or (signals.get("rule_conflict_fix", 0.0) and p_c >= self.corroborate):
             return Judgement.CONTRADICT, p_c, why
+        if p >= self.support and cited < self.veto:
+            return Judgement.SUPPORT, p, why
         if p >= self.support:
             why = f"{why}; P(contradict) {cited:.2f} >= {self.veto:.2f} on the window it would rest on"
             return Judgement.NEUTRAL, cited, f"{why}: withheld"

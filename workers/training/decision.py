@@ -279,7 +279,11 @@ def _report(decision: Decision, rows: Sequence[ClaimRow], oof: Floats) -> dict[s
     gold = np.array([r.supported for r in rows])
     sims = np.array([r.task.similarity for r in rows])
     cited = np.array([r.signals.get("p_contradict_cited", 0.0) for r in rows])
-    verified = (oof >= decision.support) & (cited < decision.veto) & (sims >= decision.gate(None))
+    p_c = np.array([r.signals.get("p_contradict", 0.0) for r in rows])
+    fix = np.array([bool(r.signals.get("rule_conflict_fix")) for r in rows])
+    contradicted = (p_c >= decision.contradict) | (fix & (p_c >= decision.corroborate))
+    verified = ~contradicted & (oof >= decision.support) & (cited < decision.veto)
+    verified &= sims >= decision.gate(None)
     lexical = np.array([r.signals.get("coverage", 0.0) >= 0.6 for r in rows])
     for source in sorted(set(names)):
         at = names == source
