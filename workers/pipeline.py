@@ -5,8 +5,8 @@ replicas), the tests and the benchmarks.
 
 Usage::
 
-    pipeline = build_pipeline(Settings.load())
-    corrected = pipeline.process(answer)
+    with build_pipeline(Settings.load()) as pipeline:    # close() releases LLM clients and Redis
+        corrected = pipeline.process(answer)
 
     # or phase by phase, as the agents do:
     prepared = pipeline.prepare(answer)          # route, extract, decompose, retrieve
@@ -75,6 +75,7 @@ class Pipeline:
         semantic: SemanticCache | None = None,
         extractor: ClaimExtractor | None = None,
         rewriter: ClaimRewriter | None = None,
+        closers: Sequence[Callable[[], None]] = (),
     ) -> None:
         self.settings = settings
         self.embedder = embedder
@@ -85,6 +86,20 @@ class Pipeline:
         self.extractor = extractor
         # Optional LLM rewrites of contradicted claims without a fix, applied by the correction stage.
         self.rewriter = rewriter
+        # What close() releases (LLM clients, the cache's Redis pool and loop thread), last first.
+        self._closers = list(closers)
+
+    def close(self) -> None:
+        """Releases the LLM clients and the cache; safe to call twice. `process` is not for after."""
+        closers, self._closers = self._closers, []
+        for close in reversed(closers):
+            close()
+
+    def __enter__(self) -> Pipeline:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
 
     def process(self, answer: Answer) -> Corrected:
         ms: dict[str, float] = {}
@@ -277,5 +292,5 @@ def build_pipeline(settings: Settings) -> Pipeline:
     )
     return Pipeline(
         settings=settings, embedder=cached.embedder, checker=cached.checker, semantic=cached.semantic,
-        extractor=llm.extractor, rewriter=llm.rewriter,
+        extractor=llm.extractor, rewriter=llm.rewriter, closers=(cached.cache.close, llm.close),
     )  # fmt: skip
