@@ -29,7 +29,10 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from workers.messages import Answer, Corrected, Document, Stakes
+from pydantic import ValidationError
+
+from workers.errors import InvalidMessage
+from workers.messages import Answer, Corrected, Document, Stakes, _first_error
 from workers.settings import Settings
 
 if TYPE_CHECKING:
@@ -128,7 +131,10 @@ def _answer(
         "domain": domain,
         "stakes": stakes,
     }
-    return Answer.model_validate(fields)
+    try:
+        return Answer.model_validate(fields)
+    except ValidationError as exc:
+        raise InvalidMessage(f"schema violation: {_first_error(exc)}", kind="schema") from exc
 
 
 def _document(doc: DocumentLike, number: int) -> Document:
@@ -136,7 +142,12 @@ def _document(doc: DocumentLike, number: int) -> Document:
         return doc
     if isinstance(doc, str):
         return Document(id=f"d{number}", text=doc)
-    return Document.model_validate(dict(doc))
+    try:
+        return Document.model_validate(dict(doc))
+    except ValidationError as exc:
+        raise InvalidMessage(
+            f"schema violation: document {number}: {_first_error(exc)}", kind="schema"
+        ) from exc
 
 
 def _check_limits(answer: Answer, settings: Settings) -> None:
