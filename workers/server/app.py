@@ -19,6 +19,7 @@ through as corrected.v1 (`stats.fallback` says why) instead of an error.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -192,7 +193,8 @@ class _Service:
         return Response(body, media_type=_JSON)
 
     async def readiness(self) -> Response:
-        redis = await self.state.run(_redis_status, self.pipeline)
+        # Not on the pipeline's threads: a busy service must still answer its probe.
+        redis = await asyncio.to_thread(_redis_status, self.pipeline)
         ready = not self.state.draining
         body = {
             "status": "ready" if ready else "draining",

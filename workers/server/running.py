@@ -67,5 +67,6 @@ def serve(pipeline: Any, *, settings: Settings, host: str, port: int, log_level:
         log_level=log_level,
         timeout_graceful_shutdown=max(1, int(config.shutdown_grace_s)),
         lifespan="on",
+        ws="none",  # no WebSocket routes
     )
     DrainingServer(uv_config, state=state, grace_s=config.shutdown_grace_s).run()
