@@ -19,7 +19,7 @@ COPY pyproject.toml README.md ./
 COPY workers ./workers
 COPY schemas ./schemas
 COPY config ./config
-# A regular (non-editable) install of the runtime dependencies: no [dev] extra.
+# A regular (non-editable) install of the runtime dependencies only: no test tools.
 RUN pip install . && pip uninstall -y pip setuptools wheel || true
 
 FROM python:3.11-slim AS runtime

@@ -323,6 +323,7 @@ class Settings(BaseSettings):
     """Everything woodpecker can be told, frozen once built."""
 
     model_config = SettingsConfigDict(
+        title="Settings",  # also for the file-backed subclass: errors say "Settings" (workers/exits.py)
         env_prefix="WOODPECKER_",
         env_nested_delimiter="__",
         frozen=True,

@@ -86,7 +86,7 @@ class Running:
 
 
 @contextmanager
-def running(pipeline: Any, *, settings: Settings, grace_s: float = 10.0) -> Iterator[Running]:
+def running(pipeline: Any, *, settings: Settings, grace_s: float = 120.0) -> Iterator[Running]:
     server_settings = settings.server
     state = ServeState(
         max_concurrency=server_settings.max_concurrency,
