@@ -53,8 +53,8 @@ def exported() -> Iterator[set[str]]:
     meter = provider.get_meter("woodpecker-test")
     metrics = Metrics(meter)
     claim = ClaimResult(
-        id="c0", text="x", start=0, end=1, verdict=Verdict.UNVERIFIED, judgement=Judgement.NEUTRAL, similarity=0.5,
-        action=Action.FLAG, reason="r",
+        id="c0", text="x", start=0, end=1, verdict=Verdict.UNVERIFIED, judgement=Judgement.NEUTRAL,
+        similarity=0.5, action=Action.FLAG, reason="r",
     )  # fmt: skip
     usage = StageUsage(calls=1, tokens_in=3, tokens_out=2, cost_usd=0.01)
     stats = Stats(stage_ms={"verify": 1.0}, cache_hits={"semantic": 1}, fallback="verification: down",
