@@ -102,7 +102,10 @@ def run(args: argparse.Namespace) -> int:
         inp = _open(stack, args.inp, "rb", sys.stdin.buffer)
         out = _open(stack, args.out, "wb", sys.stdout.buffer)
         rejects = _open(stack, args.rejects, "wb", None) if args.rejects else None
-        pipeline = stack.enter_context(build_pipeline(settings))
+        pipeline = build_pipeline(settings)
+        close = getattr(pipeline, "close", None)  # releases LLM clients and Redis at the end
+        if close is not None:
+            stack.callback(close)
         for result in correct_lines(_progress(inp), pipeline=pipeline, settings=settings, counts=counts):
             target = rejects if isinstance(result, DeadLetter) else out
             if target is not None:
