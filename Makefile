@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ../shared/data
 
-.PHONY: all run test lint types bench calibrate train-verifier up down clean venv browser
+.PHONY: all run test lint types bench bench-serve serve calibrate train-verifier up down clean venv browser
 
 all: lint test
 
@@ -42,6 +42,13 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m workers.eval.bench --data $(DATA) --out bench/results
+
+# Only the HTTP service vs in-process benchmark (also part of `make bench`).
+bench-serve: $(STAMP)
+	$(BIN)/python -m workers.server.bench --out bench/results
+
+serve: $(STAMP)
+	$(BIN)/woodpecker serve
 
 # Per-domain tier-1 thresholds fitted on the dev split, scored on test (docs/EVALUATION.md).
 calibrate: $(STAMP)

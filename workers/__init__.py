@@ -2,11 +2,14 @@
 
 Usage::
 
-    from workers import Answer, Settings, build_pipeline
-    pipeline = build_pipeline(Settings.load())
-    corrected = pipeline.process(Answer.from_json(raw))
+    from workers import Answer, Settings, build_pipeline, correct
+    with build_pipeline(Settings.load()) as pipeline:
+        corrected = pipeline.process(Answer.from_json(raw))
+
+    corrected = correct(answer_text, documents, query=question)     # or: await acorrect(...)
 """
 
+from workers.api import acorrect, correct
 from workers.errors import BackendError, BackendUnavailable, ConfigError, InvalidMessage, WoodpeckerError
 from workers.messages import Action, Answer, Corrected, DeadLetter, Document, Judgement, Route, Verdict
 from workers.settings import Settings
@@ -26,7 +29,9 @@ __all__ = [
     "Settings",
     "Verdict",
     "WoodpeckerError",
+    "acorrect",
     "build_pipeline",
+    "correct",
 ]
 
 

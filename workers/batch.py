@@ -96,12 +96,16 @@ def run(args: argparse.Namespace) -> int:
     setup_telemetry(settings, service_name="woodpecker-correct")
     from workers.pipeline import build_pipeline
 
-    pipeline = build_pipeline(settings)
     counts = BatchCounts()
     with contextlib.ExitStack() as stack:
+        # The files first: a missing input is reported before the models load.
         inp = _open(stack, args.inp, "rb", sys.stdin.buffer)
         out = _open(stack, args.out, "wb", sys.stdout.buffer)
         rejects = _open(stack, args.rejects, "wb", None) if args.rejects else None
+        pipeline = build_pipeline(settings)
+        close = getattr(pipeline, "close", None)  # releases LLM clients and Redis at the end
+        if close is not None:
+            stack.callback(close)
         for result in correct_lines(_progress(inp), pipeline=pipeline, settings=settings, counts=counts):
             target = rejects if isinstance(result, DeadLetter) else out
             if target is not None:

@@ -8,16 +8,21 @@ Usage::
 
 Each subcommand lives with the code it drives and adds itself through a `register(subparsers)`
 function; this module only assembles them. Machine output is JSON; humans get progress on stderr.
+Failures end in one line on stderr and an exit code shared by every command (`workers/exits.py`).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
-__all__ = ["build_parser", "main"]
+from workers.exits import EXIT_CODES_HELP, ExitCode, explain
+
+__all__ = ["ExitCode", "build_parser", "main", "package_version"]
 
 # Modules that add subcommands; a missing optional one is skipped so the rest still works.
 _COMMAND_MODULES = (
@@ -25,14 +30,26 @@ _COMMAND_MODULES = (
     "workers.agents.commands",
     "workers.eval.command",
     "workers.review",
+    "workers.server.command",
     "workers.training.command",
 )
 
 
+def package_version() -> str:
+    try:
+        return version("woodpecker")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="woodpecker", description="Catch and correct hallucinations in RAG answers."
+        prog="woodpecker",
+        description="Catch and correct hallucinations in RAG answers.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"woodpecker {package_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in _COMMAND_MODULES:
         try:
@@ -50,8 +67,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.func(args)
-    except KeyboardInterrupt:
-        return 130
+    except (Exception, KeyboardInterrupt) as exc:
+        if os.environ.get("WOODPECKER_DEBUG") and not isinstance(exc, KeyboardInterrupt):
+            raise
+        failed, line = explain(exc)
+        print(line, file=sys.stderr)
+        return int(failed)
     return code
 
 

@@ -4,7 +4,9 @@
     ├── InvalidMessage      bad input: invalid JSON or UTF-8, schema violation, over a size limit
     ├── BackendError        a backend (model, LLM endpoint, cache) failed
     │   └── BackendUnavailable   it cannot be reached now (circuit open, connection refused)
-    └── ConfigError         settings that cannot work together
+    ├── ConfigError         settings that cannot work together
+    │   └── ConfigFileNotFound   the settings file named does not exist (also a FileNotFoundError)
+    └── Overloaded          too much work at once: come back after `retry_after_s` (HTTP 429)
 
 Each `InvalidMessage` carries a `kind` (`invalid_json`, `invalid_utf8`, `schema`, `too_large`, ...)
 that becomes the dead-letter record's `kind`, so producers can count failures by cause.
@@ -12,7 +14,15 @@ that becomes the dead-letter record's `kind`, so producers can count failures by
 
 from __future__ import annotations
 
-__all__ = ["BackendError", "BackendUnavailable", "ConfigError", "InvalidMessage", "WoodpeckerError"]
+__all__ = [
+    "BackendError",
+    "BackendUnavailable",
+    "ConfigError",
+    "ConfigFileNotFound",
+    "InvalidMessage",
+    "Overloaded",
+    "WoodpeckerError",
+]
 
 
 class WoodpeckerError(Exception):
@@ -38,3 +48,15 @@ class BackendUnavailable(BackendError):
 
 class ConfigError(WoodpeckerError):
     """Settings that cannot work."""
+
+
+class ConfigFileNotFound(ConfigError, FileNotFoundError):
+    """The settings file named by `--config` or WOODPECKER_CONFIG does not exist."""
+
+
+class Overloaded(WoodpeckerError):
+    """Every slot is busy and the queue is full; try again after `retry_after_s` seconds."""
+
+    def __init__(self, reason: str, *, retry_after_s: int = 1) -> None:
+        super().__init__(reason)
+        self.retry_after_s = retry_after_s

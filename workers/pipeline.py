@@ -5,8 +5,8 @@ replicas), the tests and the benchmarks.
 
 Usage::
 
-    pipeline = build_pipeline(Settings.load())
-    corrected = pipeline.process(answer)
+    with build_pipeline(Settings.load()) as pipeline:    # close() releases LLM clients and Redis
+        corrected = pipeline.process(answer)
 
     # or phase by phase, as the agents do:
     prepared = pipeline.prepare(answer)          # route, extract, decompose, retrieve
@@ -77,6 +77,7 @@ class Pipeline:
         extractor: ClaimExtractor | None = None,
         rewriter: ClaimRewriter | None = None,
         decision: Decision | None = None,
+        closers: Sequence[Callable[[], None]] = (),
     ) -> None:
         self.settings = settings
         self.embedder = embedder
@@ -90,6 +91,20 @@ class Pipeline:
         # The trained verifier's calibrated decision and tier-1 gates; None: the component's own labels
         # and the settings' thresholds.
         self.decision = decision
+        # What close() releases (LLM clients, the cache's Redis pool and loop thread), last first.
+        self._closers = list(closers)
+
+    def close(self) -> None:
+        """Releases the LLM clients and the cache; safe to call twice. `process` is not for after."""
+        closers, self._closers = self._closers, []
+        for close in reversed(closers):
+            close()
+
+    def __enter__(self) -> Pipeline:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
 
     def process(self, answer: Answer) -> Corrected:
         ms: dict[str, float] = {}
@@ -288,6 +303,6 @@ def build_pipeline(settings: Settings) -> Pipeline:
     )
     return Pipeline(
         settings=settings, embedder=cached.embedder, checker=cached.checker, semantic=cached.semantic,
-        extractor=llm.extractor, rewriter=llm.rewriter,
+        extractor=llm.extractor, rewriter=llm.rewriter, closers=(cached.cache.close, llm.close),
         decision=load_decision(settings.models.offline_verifier, checker=offline),
     )  # fmt: skip

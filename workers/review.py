@@ -37,6 +37,7 @@ from pydantic import Field
 from workers.agents.context import H_SCHEMA
 from workers.agents.topics import Topics, client_options, require_bootstrap
 from workers.errors import ConfigError, InvalidMessage, WoodpeckerError
+from workers.exits import ExitCode, explain
 from workers.messages import Action, Corrected, Route, _Frozen, read_output
 from workers.redact import redact
 from workers.render import render
@@ -370,7 +371,7 @@ def run(args: argparse.Namespace) -> int:
         lines = asyncio.run(_command(args, settings, bootstrap=bootstrap))
     except (ReviewError, ConfigError, KafkaError) as exc:
         print(redact(f"woodpecker review: {exc}"), file=sys.stderr)
-        return 1
+        return ExitCode.PARTIAL if isinstance(exc, ReviewError) else explain(exc)[0]
     for line in lines:
         print(line)
     return 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,6 +26,8 @@ from pydantic_settings import (
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+
+from workers.errors import ConfigError, ConfigFileNotFound
 
 __all__ = [
     "BackendKind",
@@ -41,6 +44,7 @@ __all__ = [
     "RoutingSettings",
     "SamplerMode",
     "SamplerSettings",
+    "ServerSettings",
     "Settings",
     "StageModel",
     "ThresholdSettings",
@@ -262,6 +266,8 @@ class KafkaSettings(BaseModel):
     sasl_username: str | None = None
     sasl_password: SecretStr | None = None
     gather_deadline_s: float = 60.0
+    # How long a command waits for the broker to answer at start before giving up (exit code 3).
+    connect_timeout_s: float = Field(30.0, gt=0.0)
     max_retries: int = 3
     # Stream workers (issue 3): consumer group, group timing, retries, state store.
     topics: TopicSettings = TopicSettings()
@@ -311,10 +317,40 @@ class ReviewSettings(BaseModel):
     secure_cookies: bool = False
 
 
+class ServerSettings(BaseModel):
+    """`woodpecker serve`: where it listens, how much it takes at once, and the tenants' API keys."""
+
+    model_config = _FROZEN
+    host: str = "127.0.0.1"
+    port: int = Field(8080, ge=0, le=65535)
+    # Pipeline calls at once (each is CPU-bound) and requests allowed to wait for one; beyond: 429.
+    max_concurrency: int = Field(2, ge=1, le=256)
+    max_queue: int = Field(16, ge=0, le=10_000)
+    # The Retry-After of a 429 or 503, in seconds.
+    retry_after_s: int = Field(1, ge=1, le=3600)
+    max_batch: int = Field(32, ge=1, le=1000)
+    # A request body over this is refused with 413 before it is read whole (one answer: limits apply too).
+    max_body_bytes: int = Field(8_000_000, ge=1024)
+    # Seconds in-flight requests get to finish after SIGTERM; new requests get 503 meanwhile.
+    shutdown_grace_s: float = Field(30.0, ge=0.0)
+    # tenant -> "sha256:<hex>" of its API key (`woodpecker serve --hash-key`); empty: no key is asked
+    # for and the tenant comes from the body (development only).
+    api_keys: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("api_keys")
+    @classmethod
+    def _hashed(cls, value: dict[str, str]) -> dict[str, str]:
+        for tenant, digest in value.items():
+            if not re.fullmatch(r"sha256:[0-9a-f]{64}", digest):
+                raise ValueError(f"the key of tenant {tenant!r} must be stored as sha256:<64 hex digits>")
+        return value
+
+
 class Settings(BaseSettings):
     """Everything woodpecker can be told, frozen once built."""
 
     model_config = SettingsConfigDict(
+        title="Settings",  # also for the file-backed subclass: errors say "Settings" (workers/exits.py)
         env_prefix="WOODPECKER_",
         env_nested_delimiter="__",
         frozen=True,
@@ -332,6 +368,7 @@ class Settings(BaseSettings):
     cache: CacheSettings = CacheSettings()
     citations: CitationSettings = CitationSettings()
     review: ReviewSettings = ReviewSettings()
+    server: ServerSettings = ServerSettings()
     log_content: bool = False
 
     @classmethod
@@ -343,7 +380,10 @@ class Settings(BaseSettings):
         """
         path = config_file or os.environ.get("WOODPECKER_CONFIG")
         settings_cls: type[Settings] = _with_toml(cls, Path(path)) if path else cls
-        built = settings_cls(**overrides)
+        try:
+            built = settings_cls(**overrides)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"settings file {path} is not valid TOML: {exc}") from None
         bootstrap = os.environ.get("KAFKA_BOOTSTRAP")
         if built.kafka.bootstrap is None and bootstrap:
             built = built.model_copy(
@@ -368,7 +408,7 @@ class Settings(BaseSettings):
 
 def _with_toml(base: type[Settings], path: Path) -> type[Settings]:
     if not path.is_file():
-        raise FileNotFoundError(f"settings file not found: {path}")
+        raise ConfigFileNotFound(f"settings file not found: {path}")
 
     class _FromFile(base):  # type: ignore[valid-type,misc]
         @classmethod

@@ -28,6 +28,7 @@ from workers.agents.client import Record, publish_lines, tail_records
 from workers.agents.context import StreamPipeline
 from workers.agents.topics import ROLES, Topics, ensure_topics, require_bootstrap
 from workers.errors import ConfigError, InvalidMessage
+from workers.exits import ExitCode
 from workers.messages import DeadLetter, read_output
 from workers.settings import Settings
 
@@ -201,7 +202,7 @@ def _config_errors() -> Iterator[_Failure]:
         yield failure
     except ConfigError as exc:
         print(f"woodpecker: {exc}", file=sys.stderr)
-        failure.code = 2
+        failure.code = ExitCode.CONFIG
 
 
 @contextlib.contextmanager

@@ -84,14 +84,15 @@ def client_options(kafka: KafkaSettings, *, bootstrap: str) -> dict[str, Any]:
     return options
 
 
-async def ensure_topics(kafka: KafkaSettings, *, bootstrap: str, timeout_s: float = 30.0) -> list[str]:
+async def ensure_topics(kafka: KafkaSettings, *, bootstrap: str, timeout_s: float | None = None) -> list[str]:
     """Create the missing topics with the configured partitions; returns the names it created.
 
     Retries while the broker is still coming up; an existing topic with fewer partitions than
     configured is reported, since the consumer group would then run below its intended parallelism.
     """
     names = Topics.from_settings(kafka).all()
-    admin = await _connected_admin(kafka, bootstrap=bootstrap, timeout_s=timeout_s)
+    wait_s = kafka.connect_timeout_s if timeout_s is None else timeout_s
+    admin = await _connected_admin(kafka, bootstrap=bootstrap, timeout_s=wait_s)
     try:
         response = await admin.create_topics(
             [
