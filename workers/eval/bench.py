@@ -37,6 +37,7 @@ BENCH_MODULES: list[str] = [
     "workers.backends.llm_bench",  # LLM round trips: batched vs naive, 200 ms per call
     "workers.backends.cache_bench",  # answers/s, cold vs warm caches, documents repeating
     "workers.backends.trained_bench",  # trained verifier pairs/s at 128 tokens, int8 vs fp32
+    "workers.backends.llm_escalation_bench",  # escalate never/uncertain/always: quality and tokens
 ]
 
 
