@@ -165,7 +165,9 @@ class LLMClient:
         `max_tokens`: what this request's work needs (capped by the stage's ceiling); `deadline`: a
         `time.monotonic()` instant past which nothing more is sent (kind "budget").
         """
-        budget = min(stage.max_tokens, max_tokens) if max_tokens else stage.max_tokens
+        # A reasoning model's completion tokens include its hidden reasoning: only the ceiling fits.
+        derived = bool(max_tokens) and not self._reasoning(stage)
+        budget = min(stage.max_tokens, max_tokens or 0) if derived else stage.max_tokens
         spent, note = Usage(), ""
         for _ in range(2):
             try:
@@ -325,8 +327,9 @@ class LLMClient:
     def learned(self, model: str) -> tuple[Mode, bool | None]:
         """What this endpoint taught about `model`: its response format, and reasoning parameters
         (None when not learned)."""
+        mode = self._mode(model)
         with self._lock:
-            return self._modes.get(model, "json_schema"), self._reasoning_params.get(model)
+            return mode, self._reasoning_params.get(model)
 
     def _adapt(self, stage: StageModel, request: _Request, exc: openai.APIStatusError) -> bool:
         """Learn from an error that names what the server will not take; True when the request

@@ -190,13 +190,11 @@ def serve(model: Path, *, port: int, threads: int, parallel: int, ctx: int) -> A
 
     params = xlc.CommonParams()
     params.model.path = str(model)
-    params.model_alias = MODEL_NAME
     params.hostnames = ["127.0.0.1"]
     params.port = port
     params.n_ctx = ctx  # shared by the slots: ctx / parallel tokens per request
     params.n_parallel = parallel
     params.cpuparams.n_threads = threads
-    params.cpuparams_batch.n_threads = threads
     return xlc.Server(params)
 
 
