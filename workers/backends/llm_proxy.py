@@ -14,6 +14,7 @@ Usage::
 
 from __future__ import annotations
 
+import http.client
 import threading
 import time
 import urllib.error
@@ -109,7 +110,7 @@ def _handler_for(proxy: RecordingProxy) -> type[BaseHTTPRequestHandler]:
                     status, out = response.status, response.read()
             except urllib.error.HTTPError as exc:
                 status, out = exc.code, exc.read()
-            except (urllib.error.URLError, OSError) as exc:
+            except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
                 # The upstream died or refused: the client sees a 502, as behind any gateway.
                 status, out = 502, orjson.dumps({"error": {"message": f"upstream: {exc}", "type": "proxy"}})
             reply = _json(out) if status == 200 else None
