@@ -13,7 +13,7 @@ accuracy against the gold, on the dev split of each dataset folder found under t
 
 Usage::
 
-    python -m workers.backends.llm_escalation_bench --data ../shared/data --limit 40
+    python -m workers.backends.llm_escalation_bench --data ../shared/data --limit 20
     run(Path("bench/results"))          # from `make bench`
 """
 
@@ -24,7 +24,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +33,11 @@ import orjson
 from workers.backends.llm_fake import FakeLLMServer, Scripted
 from workers.eval.datasets import DatasetError, EvalItem, load_dataset, select
 from workers.eval.metrics import binary_scores, confusion
+from workers.eval.runner import Processor
 from workers.messages import Corrected, Verdict
 from workers.settings import Settings
 
-__all__ = ["GoldOracle", "main", "run"]
+__all__ = ["GoldOracle", "compare", "main", "run"]
 
 MODES = ("never", "uncertain", "always")
 DATASETS = ("factcheck-gpt", "faithbench", "halueval-qa")
@@ -138,32 +139,38 @@ def _items(data: Path, limit: int) -> tuple[list[EvalItem], dict[str, Any]]:
     return items, notes
 
 
-def run(out_dir: Path, *, data: Path | None = None, limit: int = 30) -> dict[str, Any]:
-    """never / uncertain / always on the same dev items; `out_dir` is unused (the caller writes)."""
-    from workers.pipeline import build_pipeline
-
-    folder = data or Path(os.environ.get("WOODPECKER_BENCH_DATA", "../shared/data"))
-    items, notes = _items(folder, limit)
-    result: dict[str, Any] = {"data": str(folder), "datasets": notes, "oracle": "gold labels", "modes": {}}
-    if not items:
-        return result | {"skipped": "no dataset found"}
+def compare(items: Sequence[EvalItem], make_pipeline: Callable[[Settings], Processor]) -> dict[str, Any]:
+    """The three settings on the same items, the oracle answering with each item's gold labels."""
     oracle = GoldOracle()
+    modes: dict[str, Any] = {}
     with FakeLLMServer(responder=oracle) as server:
         for mode in MODES:
-            pipeline = build_pipeline(_settings(server.url, mode))
+            pipeline = make_pipeline(_settings(server.url, mode))
             rows: list[tuple[EvalItem, Corrected]] = []
             started = time.perf_counter()
             for item in items:
                 oracle.item = item
                 rows.append((item, pipeline.process(item.answer)))
-            result["modes"][mode] = _score(rows, time.perf_counter() - started)
-    return result
+            modes[mode] = _score(rows, time.perf_counter() - started)
+    return modes
+
+
+def run(out_dir: Path, *, data: Path | None = None, limit: int = 20) -> dict[str, Any]:
+    """never / uncertain / always on the same dev items; `out_dir` is unused (the caller writes)."""
+    from workers.pipeline import build_pipeline
+
+    folder = data or Path(os.environ.get("WOODPECKER_BENCH_DATA", "../shared/data"))
+    items, notes = _items(folder, limit)
+    result: dict[str, Any] = {"data": str(folder), "datasets": notes, "oracle": "gold labels"}
+    if not items:
+        return result | {"skipped": "no dataset found"}
+    return result | {"modes": compare(items, build_pipeline)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workers.backends.llm_escalation_bench")
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
-    parser.add_argument("--limit", type=int, default=30, help="dev items per dataset")
+    parser.add_argument("--limit", type=int, default=20, help="dev items of each kind per dataset")
     parser.add_argument("--out", type=Path, default=None, help="write the JSON result here")
     args = parser.parse_args(argv)
     result = run(args.out or Path("."), data=args.data, limit=args.limit)
