@@ -106,6 +106,7 @@ class LocalLLMServer:
         self._args = ["--port", str(self.port), "--threads", str(threads), "--parallel", str(parallel)]
         self._args += ["--ctx", str(ctx)]
         self._proc: subprocess.Popen[bytes] | None = None
+        self._drainer: threading.Thread | None = None
         self._log: list[str] = []
 
     @property
@@ -121,7 +122,8 @@ class LocalLLMServer:
         _require_xllamacpp()
         cmd = [sys.executable, "-m", "workers.backends.llm_local", "--model", str(model), *self._args]
         self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        threading.Thread(target=self._drain, name="llama-log", daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, name="llama-log", daemon=True)
+        self._drainer.start()
         self._wait_ready()
         return self
 
@@ -130,15 +132,21 @@ class LocalLLMServer:
         if self._proc is not None and self._proc.poll() is None:
             self._proc.send_signal(signal.SIGKILL)
             self._proc.wait(timeout=10)
+        self._closed()
 
     def stop(self) -> None:
-        if self._proc is None or self._proc.poll() is not None:
-            return
-        self._proc.terminate()
-        try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._closed()
+
+    def _closed(self) -> None:
+        # The log pipe reaches EOF when the child is gone; the drain thread then closes it.
+        if self._drainer is not None:
+            self._drainer.join(timeout=10)
 
     def log_tail(self, lines: int = 20) -> str:
         return "\n".join(self._log[-lines:])
@@ -154,9 +162,10 @@ class LocalLLMServer:
         proc = self._proc
         if proc is None or proc.stdout is None:
             return
-        for raw in proc.stdout:
-            self._log.append(raw.decode(errors="replace").rstrip())
-            del self._log[:-200]
+        with proc.stdout:
+            for raw in proc.stdout:
+                self._log.append(raw.decode(errors="replace").rstrip())
+                del self._log[:-200]
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + _READY_TIMEOUT_S
