@@ -40,6 +40,8 @@ class RecordingProxy:
         self.replies: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._arrived = threading.Event()
+        self._in_flight = 0
+        self._idle = threading.Condition(self._lock)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
 
@@ -62,6 +64,12 @@ class RecordingProxy:
         """Wait until a request has reached the proxy (it is then on its way to the upstream)."""
         return self._arrived.wait(timeout_s)
 
+    def wait_idle(self, *, timeout_s: float) -> bool:
+        """Wait until every request that arrived is answered and recorded (a client that timed out
+        has hung up, but its request is still on the upstream and is recorded when it returns)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._in_flight == 0, timeout=timeout_s)
+
     def clear(self) -> None:
         with self._lock:
             self.requests.clear()
@@ -83,18 +91,25 @@ class RecordingProxy:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def _record(self, rec: Recorded, reply: dict[str, Any] | None) -> None:
+    def _begin(self) -> None:
         with self._lock:
+            self._in_flight += 1
+        self._arrived.set()
+
+    def _record(self, rec: Recorded, reply: dict[str, Any] | None) -> None:
+        with self._idle:
             self.requests.append(rec)
             if reply is not None:
                 self.replies.append(reply)
+            self._in_flight -= 1
+            self._idle.notify_all()
 
 
 def _handler_for(proxy: RecordingProxy) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             started = time.perf_counter()
-            proxy._arrived.set()
+            proxy._begin()
             data = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             request = urllib.request.Request(
                 proxy.upstream + self.path,
