@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ../shared/data
 
-.PHONY: all run test lint types bench bench-serve serve calibrate train-verifier up down clean venv browser
+.PHONY: all run run-llm test lint types bench bench-serve serve calibrate train-verifier up down clean venv browser
 
 all: lint test
 
@@ -21,6 +21,11 @@ venv: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/python -m workers.agents.demo
+
+# The demo answers with every model stage on a real llama.cpp server (xllamacpp + Gemma 3 270M from
+# PyPI, CPU, 127.0.0.1) behind a recording proxy: round trips, calls and tokens per answer (docs/LLM.md).
+run-llm: $(STAMP)
+	$(BIN)/python -m workers.backends.llm_demo
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -p no:cacheprovider

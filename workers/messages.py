@@ -266,6 +266,8 @@ class Stats(_Frozen):
     fallback: str | None = None
     # Per stage (extraction, verification, correction); absent when no LLM stage ran.
     llm_stages: dict[str, StageUsage] | None = None
+    # Claims sent to the LLM verifier (all of them, or those in the offline verifier's uncertain band).
+    escalated: _NonNegInt = 0
 
 
 class CitationVerdict(StrEnum):

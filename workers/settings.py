@@ -49,7 +49,9 @@ __all__ = [
     "StageModel",
     "ThresholdSettings",
     "TopicSettings",
+    "VerificationSettings",
     "VerifierSettings",
+    "is_reasoning_model",
 ]
 
 BackendKind = Literal["local", "openai"]
@@ -170,6 +172,15 @@ class CitationSettings(BaseModel):
     max_checks: int = Field(400, ge=0)
 
 
+# OpenAI's reasoning models by name; "openai/o3-mini" and "O4-mini" count too.
+_REASONING = re.compile(r"^(o\d+(-|$)|gpt-5)", re.IGNORECASE)
+
+
+def is_reasoning_model(model: str) -> bool:
+    """True for model names of OpenAI reasoning models (o1, o3, o4-mini, gpt-5...)."""
+    return bool(_REASONING.match(model.strip().rsplit("/", 1)[-1]))
+
+
 class StageModel(BaseModel):
     """One stage's model: backend, endpoint and sampling settings."""
 
@@ -180,7 +191,14 @@ class StageModel(BaseModel):
     api_key_env: str = "OPENAI_API_KEY"
     temperature: float = 0.0
     timeout_s: float = 30.0
-    max_tokens: int = 2048
+    # The ceiling: each request asks for what its work needs (LLMSettings.tokens_*), at most this.
+    max_tokens: int = Field(2048, ge=16)
+    # Reasoning models (OpenAI o-series, gpt-5) take `max_completion_tokens`, no temperature and no stop
+    # sequences. None: decided by the model name (`is_reasoning_model`).
+    reasoning: bool | None = None
+
+    def uses_reasoning_params(self) -> bool:
+        return is_reasoning_model(self.model) if self.reasoning is None else self.reasoning
 
 
 class LLMSettings(BaseModel):
@@ -197,7 +215,33 @@ class LLMSettings(BaseModel):
     max_concurrency: int = Field(8, ge=1, le=256)
     verify_batch_size: int = Field(10, ge=1, le=200)
     # "auto": json_schema, then JSON mode, then plain JSON instructions when the server rejects a format.
-    structured_output: Literal["auto", "json_schema", "json_object"] = "auto"
+    # Naming a mode starts there (and still steps down when the server refuses it).
+    structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = "auto"
+    # Output tokens a request may ask for: `tokens_base` plus so many per unit of work, capped by the
+    # stage's `max_tokens`. A small model that rambles stops there instead of at the ceiling.
+    tokens_base: int = Field(96, ge=16)
+    tokens_per_claim: int = Field(160, ge=16)  # one verdict: label, window, quote, reason, fixes
+    tokens_per_answer_token: float = Field(3.0, gt=0.0)  # extraction: claims quoted back with queries
+    tokens_per_rewrite: int = Field(96, ge=16)
+    # Wall-clock seconds all LLM stages of one answer may take together; when they are spent, the
+    # offline result stands and stats.fallback says "budget". None: no limit but each call's timeout.
+    answer_budget_s: float | None = Field(120.0, gt=0.0)
+
+
+class VerificationSettings(BaseModel):
+    """Which claims the LLM verifier (models.verification, backend "openai") sees.
+
+    "always": every claim. "uncertain": the offline verifier judges every claim first and only those in
+    its uncertain band go to the LLM, in one call per answer. "never": the offline verifier alone.
+    """
+
+    model_config = _FROZEN
+    escalate: Literal["never", "uncertain", "always"] = "always"
+    # The band: the offline verdict stands when it is SUPPORT or CONTRADICT with at least this
+    # probability (P(support) / P(contradict) of the trained verifier, else its confidence), or when
+    # P(support) and P(contradict) are both below `settled_below` (the evidence plainly does not say).
+    confident_at: float = Field(0.8, ge=0.0, le=1.0)
+    settled_below: float = Field(0.05, ge=0.0, le=1.0)
 
 
 class VerifierSettings(BaseModel):
@@ -369,6 +413,7 @@ class Settings(BaseSettings):
     citations: CitationSettings = CitationSettings()
     review: ReviewSettings = ReviewSettings()
     server: ServerSettings = ServerSettings()
+    verification: VerificationSettings = VerificationSettings()
     log_content: bool = False
 
     @classmethod

@@ -219,11 +219,14 @@ def test_malformed_responses_are_invalid_output_not_a_crash(
     assert err.value.usage.calls == 2 and err.value.usage.tokens_in == 0
 
 
-def test_a_reply_cut_off_at_max_tokens_is_repaired(server: FakeLLMServer) -> None:
+def test_a_reply_cut_off_at_max_tokens_is_not_repaired(server: FakeLLMServer) -> None:
+    # The budget is what the work needs; a repair would spend it again and add a round trip.
     client, _ = make_client(server)
     server.script(
         Scripted(content='{"verdicts": [{"claim_id": "k0", "lab', finish_reason="length"), reply(VALID)
     )
-    assert _call(client).verdicts
+    with pytest.raises(LLMError) as err:
+        _call(client)
     client.close()
-    assert "max_tokens" in server.requests[1].system
+    assert err.value.kind == "invalid_output" and "cut off at max_tokens=512" in err.value.reason
+    assert len(server.requests) == 1 and err.value.usage.calls == 1

@@ -51,6 +51,19 @@ _LADDER: tuple[Mode, ...] = ("json_schema", "json_object", "prompt")
 # Words servers use when they reject a response format (OpenAI, vLLM guided decoding, llama.cpp grammar).
 _FORMAT_WORDS = ("response_format", "json_schema", "json_object", "structured", "grammar", "guided", "schema")
 _NO_KEY = "sk-no-key-required"
+# No JSON reply needs three newlines in a row; a small model that drifts into blank lines stops there.
+_STOP = ["\n\n\n"]
+# Words of a server-side validation failure: the same request will fail the same way again.
+_VALIDATION_WORDS = ("validation error", "validationerror", "unprocessable")
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    system: str
+    mode: Mode
+    reasoning: bool
+    max_tokens: int
+    timeout_s: float
 
 
 class LLMError(BackendError):
@@ -132,20 +145,44 @@ class LLMClient:
         self._slots = threading.BoundedSemaphore(policy.max_concurrency)
         self._sleep, self._jitter = sleep, jitter
         self._lock = threading.Lock()
+        # Learned per model on this endpoint: the response format and the parameter style that work.
         self._modes: dict[str, Mode] = {}
+        self._reasoning_params: dict[str, bool] = {}
         self._totals: dict[str, Usage] = {}
 
     def complete(
-        self, *, stage: StageModel, system: str, payload: Mapping[str, Any], output: type[T]
+        self,
+        *,
+        stage: StageModel,
+        system: str,
+        payload: Mapping[str, Any],
+        output: type[T],
+        max_tokens: int | None = None,
+        deadline: float | None = None,
     ) -> Reply[T]:
-        """One logical round trip: the request (with retries) and at most one repair request."""
+        """One logical round trip: the request (with retries) and at most one repair request.
+
+        `max_tokens`: what this request's work needs (capped by the stage's ceiling); `deadline`: a
+        `time.monotonic()` instant past which nothing more is sent (kind "budget").
+        """
+        # A reasoning model's completion tokens include its hidden reasoning: only the ceiling fits.
+        derived = bool(max_tokens) and not self._reasoning(stage)
+        budget = min(stage.max_tokens, max_tokens or 0) if derived else stage.max_tokens
         spent, note = Usage(), ""
         for _ in range(2):
             try:
-                completion, usage, mode = self._send(stage, system, payload, output, note=note)
+                completion, usage, mode = self._send(
+                    stage, system, payload, output, note=note, max_tokens=budget, deadline=deadline
+                )
             except LLMError as exc:
                 raise exc.plus(spent) from exc
             spent += usage
+            if _cut_off(completion):
+                # The budget is what the work needs: a model that ran past it is rambling, and asking
+                # again would spend as much once more and add a sequential round trip.
+                raise LLMError(
+                    f"the reply was cut off at max_tokens={budget}", kind="invalid_output", usage=spent
+                )
             try:
                 return Reply(_parse(completion, output), spent, mode)
             except InvalidOutput as exc:
@@ -164,50 +201,87 @@ class LLMClient:
     # ---- one request, with retries ---------------------------------------------------------------
 
     def _send(
-        self, stage: StageModel, system: str, payload: Mapping[str, Any], output: type[T], *, note: str
+        self,
+        stage: StageModel,
+        system: str,
+        payload: Mapping[str, Any],
+        output: type[T],
+        *,
+        note: str,
+        max_tokens: int,
+        deadline: float | None,
     ) -> tuple[ChatCompletion, Usage, Mode]:
         spent, attempt = Usage(), 0
         while True:
+            left = _left(deadline)
+            if left is not None and left <= 0:
+                raise LLMError("the answer's LLM time budget is spent", kind="budget", usage=spent)
             if not self.breaker.allow():
                 raise LLMError(f"circuit open for {self.base_url}", kind="circuit_open", usage=spent)
-            mode = self._mode(stage.model)
+            mode, reasoning = self._mode(stage.model), self._reasoning(stage)
             spent += Usage(calls=1)
+            request = _Request(
+                system=system_for(system, output, mode=mode, note=note),
+                mode=mode,
+                reasoning=reasoning,
+                max_tokens=max_tokens,
+                timeout_s=stage.timeout_s if left is None else min(stage.timeout_s, left),
+            )
             try:
-                completion = self._post(
-                    stage, mode, system_for(system, output, mode=mode, note=note), payload, output
-                )
-            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
-                self.breaker.success()  # the endpoint answered; it just refused the request
-                if mode != "prompt" and _mentions_format(exc):
-                    self._downgrade(stage.model, mode)
+                completion = self._post(stage, request, payload, output)
+            except openai.APIStatusError as exc:
+                if self._adapt(stage, request, exc):
+                    # The endpoint answered; it wants another format or parameters. No retry spent.
+                    self.breaker.success()
                     continue
-                raise LLMError(f"request rejected: {_short(exc)}", kind="rejected", usage=spent) from exc
-            except openai.APIError as exc:
-                wait = self._retry_wait(exc, attempt)
-                if wait is None:
-                    raise LLMError(_give_up(exc, attempt), kind="exhausted", usage=spent) from exc
-                self._sleep(wait)
-                attempt += 1
+                if not _retryable(exc):
+                    if _endpoint_fault(exc):
+                        self.breaker.failure()
+                        raise LLMError(_give_up(exc, attempt), kind="exhausted", usage=spent) from exc
+                    self.breaker.success()  # it answered; the request itself will not do
+                    raise LLMError(f"request rejected: {_short(exc)}", kind="rejected", usage=spent) from exc
+                attempt = self._wait_or_raise(exc, attempt, deadline, spent)
+                continue
+            except openai.APIError as exc:  # refused connection, reset, timeout
+                attempt = self._wait_or_raise(exc, attempt, deadline, spent)
                 continue
             self.breaker.success()
             usage = self._usage(stage.model, completion)
             return completion, spent + usage, mode
 
+    def _wait_or_raise(self, exc: openai.APIError, attempt: int, deadline: float | None, spent: Usage) -> int:
+        """Sleep before the next attempt and return its number, or raise when there is none."""
+        wait = self._retry_wait(exc, attempt)
+        if wait is None:
+            raise LLMError(_give_up(exc, attempt), kind="exhausted", usage=spent) from exc
+        left = _left(deadline)
+        if left is not None and wait >= left:
+            raise LLMError(
+                f"the answer's LLM time budget ends before the next retry ({_give_up(exc, attempt)})",
+                kind="budget",
+                usage=spent,
+            ) from exc
+        self._sleep(wait)
+        return attempt + 1
+
     def _post(
-        self, stage: StageModel, mode: Mode, system: str, payload: Mapping[str, Any], output: type[T]
+        self, stage: StageModel, request: _Request, payload: Mapping[str, Any], output: type[T]
     ) -> ChatCompletion:
         # Untrusted text (answers, documents) travels only as JSON data in the user message.
         user = orjson.dumps(payload).decode()
         extra: dict[str, Any] = {}
-        if mode != "prompt":
-            extra["response_format"] = _response_format(mode, output)
+        if request.mode != "prompt":
+            extra["response_format"] = _response_format(request.mode, output)
+        if request.reasoning:
+            # Reasoning models reject max_tokens, any temperature but the default, and stop sequences.
+            extra["max_completion_tokens"] = request.max_tokens
+        else:
+            extra |= {"max_tokens": request.max_tokens, "temperature": stage.temperature, "stop": _STOP}
         with self._slots:
             completion: ChatCompletion = self._openai.chat.completions.create(
                 model=stage.model,
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
-                temperature=stage.temperature,
-                max_tokens=stage.max_tokens,
-                timeout=stage.timeout_s,
+                messages=[{"role": "system", "content": request.system}, {"role": "user", "content": user}],
+                timeout=request.timeout_s,
                 **extra,
             )
         return completion
@@ -242,14 +316,41 @@ class LLMClient:
 
     def _mode(self, model: str) -> Mode:
         with self._lock:
-            first: Mode = "json_object" if self.policy.structured_output == "json_object" else "json_schema"
+            wanted = self.policy.structured_output
+            first: Mode = "json_schema" if wanted == "auto" else wanted
             return self._modes.get(model, first)
 
-    def _downgrade(self, model: str, mode: Mode) -> None:
-        nxt = _LADDER[_LADDER.index(mode) + 1]
-        log.warning("%s rejected response_format %s for %s; using %s", self.base_url, mode, model, nxt)
+    def _reasoning(self, stage: StageModel) -> bool:
         with self._lock:
-            self._modes[model] = nxt
+            return self._reasoning_params.get(stage.model, stage.uses_reasoning_params())
+
+    def learned(self, model: str) -> tuple[Mode, bool | None]:
+        """What this endpoint taught about `model`: its response format, and reasoning parameters
+        (None when not learned)."""
+        mode = self._mode(model)
+        with self._lock:
+            return mode, self._reasoning_params.get(model)
+
+    def _adapt(self, stage: StageModel, request: _Request, exc: openai.APIStatusError) -> bool:
+        """Learn from an error that names what the server will not take; True when the request
+        should go again at once, changed (another format, or the other parameter style)."""
+        text = _error_text(exc)
+        if not request.reasoning and _wants_reasoning_params(text):
+            log.warning("%s wants reasoning-model parameters for %s; switching", self.base_url, stage.model)
+            with self._lock:
+                self._reasoning_params[stage.model] = True
+            return True
+        if request.mode != "prompt" and any(word in text for word in _FORMAT_WORDS):
+            # Any status: llama-cpp-python answers an unsupported json_schema with a 500.
+            nxt = _LADDER[_LADDER.index(request.mode) + 1]
+            log.warning(
+                "%s rejected response_format %s for %s (HTTP %s); using %s",
+                self.base_url, request.mode, stage.model, exc.status_code, nxt,
+            )  # fmt: skip
+            with self._lock:
+                self._modes[stage.model] = nxt
+            return True
+        return False
 
 
 class LLMClients:
@@ -310,6 +411,11 @@ def _response_format(mode: Mode, output: type[BaseModel]) -> dict[str, Any]:
     }
 
 
+def _cut_off(completion: ChatCompletion) -> bool:
+    choices = getattr(completion, "choices", None) or []
+    return bool(choices) and getattr(choices[0], "finish_reason", None) == "length"
+
+
 def _parse(completion: ChatCompletion, output: type[T]) -> T:
     """The reply's content as `output`; fields a server left out read as empty, never a KeyError."""
     choices = getattr(completion, "choices", None) or []
@@ -325,7 +431,30 @@ def _retryable(exc: openai.APIError) -> bool:
     if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
         return True
     status = getattr(exc, "status_code", None)
-    return isinstance(status, int) and (status in (408, 409, 429) or status >= 500)
+    if not isinstance(status, int):
+        return False
+    if status >= 500:
+        # A 5xx that is really a validation failure (llama-cpp-python reports those as 500) stays one.
+        return not any(word in _error_text(exc) for word in _VALIDATION_WORDS)
+    return status in (408, 409, 429)
+
+
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else deadline - time.monotonic()
+
+
+def _error_text(exc: openai.APIError) -> str:
+    return f"{exc.message} {exc.body}".lower()
+
+
+def _wants_reasoning_params(text: str) -> bool:
+    """OpenAI's reasoning-model errors: "Unsupported parameter: 'max_tokens' ... Use
+    'max_completion_tokens' instead", "Unsupported value: 'temperature' does not support 0.0 ...",
+    "Unsupported parameter: 'stop' is not supported with this model"."""
+    if "max_completion_tokens" in text:
+        return True
+    unsupported = "unsupported" in text or "not supported" in text or "does not support" in text
+    return unsupported and ("'temperature'" in text or "'stop'" in text)
 
 
 def _endpoint_fault(exc: openai.APIError) -> bool:
@@ -360,11 +489,6 @@ def _parse_retry_after(value: str | None) -> float | None:
             return None
         seconds = when.timestamp() - time.time()
     return max(0.0, seconds) if seconds == seconds else None
-
-
-def _mentions_format(exc: openai.APIError) -> bool:
-    text = f"{exc.message} {exc.body}".lower()
-    return any(word in text for word in _FORMAT_WORDS)
 
 
 def _short(exc: openai.APIError) -> str:

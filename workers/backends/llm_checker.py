@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from workers.backends.llm import LLMClient, LLMError
-from workers.backends.llm_usage import Usage, record, record_fallback
+from workers.backends.llm_usage import Usage, llm_stage, record, record_escalated, record_fallback
 from workers.backends.prompts import SYSTEM_VERIFY, VerdictOut, VerificationOut, find_span
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult, VerdictComponent
@@ -40,6 +40,8 @@ _STOP_WORDS = (
 )
 _STOP = frozenset(_STOP_WORDS.split())
 _ACCEPTED_CONFIDENCE = 0.85
+# In the reason of every LLM verdict woodpecker did not take, so an offline verdict can stand instead.
+_REJECTED = "rejected"
 # A SUPPORT quote must contain at least this share of the claim's key words.
 _MIN_SUPPORT_SHARE = 0.5
 
@@ -71,15 +73,29 @@ class LLMChecker:
         return f"llm:{self.stage.model}"
 
     def judge_many(self, items: Sequence[Pair]) -> list[CheckResult]:
+        return self.judge(items)
+
+    def judge(
+        self, items: Sequence[Pair], *, prior: Sequence[CheckResult] | None = None, one_call: bool = False
+    ) -> list[CheckResult]:
+        """Every claim with windows to the LLM; `prior`: the offline verdicts already made (escalation),
+        which stand, marked, when the LLM fails or its verdict is rejected. `one_call`: one request."""
         results: dict[int, CheckResult] = {
             i: CheckResult(Judgement.INSUFFICIENT, "no evidence windows to judge the claim against")
             for i, (_, windows) in enumerate(items)
             if not windows
         }
+        if prior is not None:
+            results = {i: prior[i] for i in results}
         asked = [i for i in range(len(items)) if i not in results]
-        outcomes = self._run(
-            items, plan_chunks(asked, batch_size=self.batch_size, max_chunks=self.max_parallel)
+        record_escalated(len(asked))
+        chunks = plan_chunks(
+            asked,
+            batch_size=len(asked) if one_call else self.batch_size,
+            max_chunks=1 if one_call else self.max_parallel,
         )
+        with llm_stage(self.client.policy.answer_budget_s) as deadline:
+            outcomes = self._run(items, chunks, deadline)
         failed: list[int] = []
         for chunk, outcome in outcomes:
             record(STAGE, outcome.usage)
@@ -87,25 +103,37 @@ class LLMChecker:
             if outcome.error is not None:
                 record_fallback(STAGE, f"{outcome.error.kind}: {outcome.error.reason}")
                 failed.extend(chunk)
-        results.update(self._fallback(items, failed))
+        if prior is not None:
+            results.update(_prior_stands(results, prior, failed))
+        else:
+            results.update(self._fallback(items, failed))
         return [results[i] for i in range(len(items))]
 
-    def _run(self, items: Sequence[Pair], chunks: list[list[int]]) -> list[tuple[list[int], _Outcome]]:
+    def _run(
+        self, items: Sequence[Pair], chunks: list[list[int]], deadline: float | None
+    ) -> list[tuple[list[int], _Outcome]]:
         if len(chunks) <= 1:
-            return [(c, self._judge_chunk(items, c)) for c in chunks]
+            return [(c, self._judge_chunk(items, c, deadline)) for c in chunks]
         # Threads, not asyncio: the pipeline is synchronous and the endpoint's semaphore bounds them.
         with ThreadPoolExecutor(max_workers=len(chunks), thread_name_prefix="llm-verify") as pool:
-            return list(zip(chunks, pool.map(lambda c: self._judge_chunk(items, c), chunks), strict=True))
+            done = pool.map(lambda c: self._judge_chunk(items, c, deadline), chunks)
+            return list(zip(chunks, done, strict=True))
 
-    def _judge_chunk(self, items: Sequence[Pair], chunk: list[int]) -> _Outcome:
+    def _judge_chunk(self, items: Sequence[Pair], chunk: list[int], deadline: float | None) -> _Outcome:
         keys = {f"k{n}": i for n, i in enumerate(chunk)}
         payload = {
             "task": "verify_claims",
             "claims": [_claim_data(key, *items[i]) for key, i in keys.items()],
         }
+        policy = self.client.policy
         try:
             reply = self.client.complete(
-                stage=self.stage, system=SYSTEM_VERIFY, payload=payload, output=VerificationOut
+                stage=self.stage,
+                system=SYSTEM_VERIFY,
+                payload=payload,
+                output=VerificationOut,
+                max_tokens=policy.tokens_base + policy.tokens_per_claim * len(chunk),
+                deadline=deadline,
             )
         except LLMError as exc:
             return _Outcome({}, exc.usage, exc)
@@ -120,6 +148,18 @@ class LLMChecker:
             return {}
         judged = self.fallback.judge_many([items[i] for i in failed])
         return {i: _mark_fallback(r) for i, r in zip(failed, judged, strict=True)}
+
+
+def _prior_stands(
+    results: dict[int, CheckResult], prior: Sequence[CheckResult], failed: list[int]
+) -> dict[int, CheckResult]:
+    """Escalated claims whose LLM call failed, or whose LLM verdict was rejected: the offline verdict."""
+    out = {i: _mark_fallback(prior[i]) for i in failed}
+    for i, r in results.items():
+        if i not in out and r.label is Judgement.INSUFFICIENT and _REJECTED in r.reason:
+            why = r.reason.replace("LLM verdict", "the LLM's verdict", 1)
+            out[i] = _mark_fallback(prior[i], note=f"{why}; ")
+    return out
 
 
 def plan_chunks(indices: Sequence[int], *, batch_size: int, max_chunks: int) -> list[list[int]]:
@@ -139,7 +179,8 @@ def _claim_data(key: str, claim: Claim, windows: Sequence[Evidence]) -> dict[str
 
 def _verdict_for(pair: Pair, verdict: VerdictOut | None) -> CheckResult:
     if verdict is None:
-        return CheckResult(Judgement.INSUFFICIENT, "the LLM returned no verdict for this claim")
+        reason = f"the LLM returned no verdict for this claim ({_REJECTED})"
+        return CheckResult(Judgement.INSUFFICIENT, reason)
     return accept_verdict(pair[0], pair[1], verdict)
 
 
@@ -153,7 +194,7 @@ def accept_verdict(claim: Claim, windows: Sequence[Evidence], v: VerdictOut) -> 
     evidence = _locate(windows, v.window_id, v.evidence_quote)
     problem = _quote_problem(claim, label, evidence)
     if problem or evidence is None:
-        return CheckResult(Judgement.INSUFFICIENT, f"LLM verdict {label.value} rejected: {problem}")
+        return CheckResult(Judgement.INSUFFICIENT, f"LLM verdict {label.value} {_REJECTED}: {problem}")
     fixes = _fixes(claim, evidence, v) if label is Judgement.CONTRADICT else ()
     return CheckResult(
         label, f"LLM: {reason}", evidence=evidence, fixes=fixes, confidence=_ACCEPTED_CONFIDENCE
@@ -217,10 +258,10 @@ def _fixes(claim: Claim, evidence: Evidence, v: VerdictOut) -> tuple[SlotFix, ..
     return tuple(out)
 
 
-def _mark_fallback(result: CheckResult) -> CheckResult:
+def _mark_fallback(result: CheckResult, *, note: str = "") -> CheckResult:
     return CheckResult(
         result.label,
-        f"offline fallback: {result.reason}",
+        f"offline fallback: {note}{result.reason}",
         evidence=result.evidence,
         fixes=result.fixes,
         confidence=result.confidence,

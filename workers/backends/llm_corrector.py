@@ -14,11 +14,12 @@ Usage::
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
 from workers.backends.llm import LLMClient, LLMError
-from workers.backends.llm_usage import record, record_fallback
+from workers.backends.llm_usage import llm_stage, record, record_fallback
 from workers.backends.prompts import SYSTEM_CORRECT, CorrectionOut
 from workers.messages import Answer, CheckedClaim, SlotFix, Verdict
 from workers.settings import StageModel
@@ -43,13 +44,19 @@ class LLMCorrector:
         if not todo:
             return out
         claims = [_claim_data(key, out[i]) for key, i in todo.items()]
+        p = self.client.policy
+        # A rewrite is about as long as its claim, plus the JSON around it.
+        work = sum(p.tokens_per_rewrite + math.ceil(len(out[i].claim.text) / 4) for i in todo.values())
         try:
-            reply = self.client.complete(
-                stage=self.stage,
-                system=SYSTEM_CORRECT,
-                payload={"task": "rewrite_claims", "claims": claims},
-                output=CorrectionOut,
-            )
+            with llm_stage(p.answer_budget_s) as deadline:
+                reply = self.client.complete(
+                    stage=self.stage,
+                    system=SYSTEM_CORRECT,
+                    payload={"task": "rewrite_claims", "claims": claims},
+                    output=CorrectionOut,
+                    max_tokens=p.tokens_base + work,
+                    deadline=deadline,
+                )
         except LLMError as exc:
             record(STAGE, exc.usage)
             record_fallback(STAGE, f"{exc.kind}: {exc.reason}")

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import difflib
 import logging
+import math
 from collections.abc import Sequence
 from typing import Literal
 
 from workers.backends.llm import LLMClient, LLMError
-from workers.backends.llm_usage import record, record_fallback
+from workers.backends.llm_usage import llm_stage, record, record_fallback
 from workers.backends.prompts import (
     SYSTEM_DECOMPOSE,
     SYSTEM_EXTRACT,
@@ -81,13 +82,21 @@ class LLMExtractor:
         if not answer.answer.strip():
             return []
         try:
-            return self._decompose(answer) if self.mode == "decompose" else self._extract(answer)
+            with llm_stage(self.client.policy.answer_budget_s) as deadline:
+                if self.mode == "decompose":
+                    return self._decompose(answer, deadline)
+                return self._extract(answer, deadline)
         except LLMError as exc:
             record(self.stage_name, exc.usage)
             record_fallback(self.stage_name, f"{exc.kind}: {exc.reason}")
             return self.offline.extract(answer)
 
-    def _extract(self, answer: Answer) -> list[Item]:
+    def _max_tokens(self, text: str) -> int:
+        """Claims are quoted back with their queries: output grows with the answer (~4 chars a token)."""
+        p = self.client.policy
+        return p.tokens_base + math.ceil(p.tokens_per_answer_token * len(text) / 4)
+
+    def _extract(self, answer: Answer, deadline: float | None) -> list[Item]:
         payload = {
             "task": "extract_claims",
             "question": answer.query,
@@ -95,7 +104,12 @@ class LLMExtractor:
             "max_claims": self.max_claims,
         }
         reply = self.client.complete(
-            stage=self.stage, system=SYSTEM_EXTRACT, payload=payload, output=ExtractionOut
+            stage=self.stage,
+            system=SYSTEM_EXTRACT,
+            payload=payload,
+            output=ExtractionOut,
+            max_tokens=self._max_tokens(answer.answer),
+            deadline=deadline,
         )
         record(self.stage_name, reply.usage)
         outs = reply.data.claims[: self.max_claims]
@@ -112,14 +126,19 @@ class LLMExtractor:
         llm_queries = self.mode == "extract+decompose"
         return [(c, _queries(out.queries if llm_queries else [], c, answer.query)) for c, out in located]
 
-    def _decompose(self, answer: Answer) -> list[Item]:
+    def _decompose(self, answer: Answer, deadline: float | None) -> list[Item]:
         claims = extract_claims(answer.answer, max_claims=self.max_claims)
         if not claims:
             return []
         claim_data = [{"id": c.id, "text": c.text} for c in claims]
         payload = {"task": "decompose_claims", "question": answer.query, "claims": claim_data}
         reply = self.client.complete(
-            stage=self.stage, system=SYSTEM_DECOMPOSE, payload=payload, output=DecompositionOut
+            stage=self.stage,
+            system=SYSTEM_DECOMPOSE,
+            payload=payload,
+            output=DecompositionOut,
+            max_tokens=self._max_tokens(" ".join(c.text for c in claims)),
+            deadline=deadline,
         )
         record(self.stage_name, reply.usage)
         by_id: dict[str, list[QueryOut]] = {}

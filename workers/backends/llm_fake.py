@@ -23,11 +23,19 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 
-__all__ = ["FakeLLMServer", "Recorded", "Responder", "Scripted", "oracle"]
+__all__ = [
+    "LLAMA_CPP_PYTHON_500",
+    "Behaviour",
+    "FakeLLMServer",
+    "Recorded",
+    "Responder",
+    "Scripted",
+    "oracle",
+]
 
 
 @dataclass(frozen=True)
@@ -72,13 +80,32 @@ class Recorded:
 Responder = Callable[[dict[str, Any]], Scripted]
 
 
+# How a server family refuses what it does not take, as each documents or was seen to do.
+Behaviour = Literal["openai", "llama-cpp-python", "openai-reasoning"]
+# llama-cpp-python 0.3.x (`python -m llama_cpp.server`): json_schema is refused with HTTP 500.
+LLAMA_CPP_PYTHON_500 = (
+    "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be 'text' or "
+    "'json_object' [type=literal_error, input_value='json_schema', input_type=str]"
+)
+
+
 class FakeLLMServer:
+    """`behaves_like`: "openai" (takes everything), "llama-cpp-python" (HTTP 500 naming response_format
+    and json_schema for a json_schema request) or "openai-reasoning" (HTTP 400 for max_tokens, a
+    temperature other than 1 and stop sequences, with OpenAI's messages, params and codes)."""
+
     def __init__(
-        self, *, responder: Responder | None = None, delay_s: float = 0.0, reject_json_schema: bool = False
+        self,
+        *,
+        responder: Responder | None = None,
+        delay_s: float = 0.0,
+        reject_json_schema: bool = False,
+        behaves_like: Behaviour = "openai",
     ) -> None:
         self.responder = responder or oracle
         self.delay_s = delay_s
         self.reject_json_schema = reject_json_schema
+        self.behaves_like = behaves_like
         self.requests: list[Recorded] = []
         self._queues: dict[str | None, deque[Scripted]] = {}
         self._lock = threading.Lock()
@@ -128,6 +155,9 @@ class FakeLLMServer:
         self.stop()
 
     def _next(self, body: dict[str, Any]) -> Scripted:
+        refusal = _refusal(self.behaves_like, body)
+        if refusal is not None:
+            return refusal
         if self.reject_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
             return Scripted(status=400, content="response_format json_schema is not supported")
         task = _task(body)
@@ -191,6 +221,41 @@ def _task(body: Mapping[str, Any]) -> str | None:
 
 def _error(message: str) -> dict[str, Any]:
     return {"error": {"message": message, "type": "invalid_request_error", "code": None}}
+
+
+def _refusal(behaves_like: Behaviour, body: Mapping[str, Any]) -> Scripted | None:
+    if behaves_like == "llama-cpp-python":
+        if (body.get("response_format") or {}).get("type") == "json_schema":
+            error = {
+                "message": LLAMA_CPP_PYTHON_500,
+                "type": "internal_server_error",
+                "param": None,
+                "code": None,
+            }
+            return Scripted(status=500, raw={"error": error})
+        return None
+    if behaves_like != "openai-reasoning":
+        return None
+    # OpenAI's documented errors for reasoning models (o-series, gpt-5).
+    if "max_tokens" in body:
+        message = (
+            "Unsupported parameter: 'max_tokens' is not supported with this model. "
+            "Use 'max_completion_tokens' instead."
+        )
+        param, code = "max_tokens", "unsupported_parameter"
+    elif "temperature" in body and body["temperature"] != 1:
+        message = (
+            f"Unsupported value: 'temperature' does not support {body['temperature']} with this model. "
+            "Only the default (1) value is supported."
+        )
+        param, code = "temperature", "unsupported_value"
+    elif "stop" in body:
+        message = "Unsupported parameter: 'stop' is not supported with this model."
+        param, code = "stop", "unsupported_parameter"
+    else:
+        return None
+    error = {"message": message, "type": "invalid_request_error", "param": param, "code": code}
+    return Scripted(status=400, raw={"error": error})
 
 
 def _completion(body: Mapping[str, Any], reply: Scripted) -> dict[str, Any]:

@@ -9,6 +9,7 @@ Usage::
     with usage_scope() as ledger:
         corrected = pipeline.process(answer)          # components call record(...) / record_fallback(...)
     corrected = ledger.apply(corrected)              # stats.llm_calls, tokens_in/out, cost_usd, fallback
+    with llm_stage(budget_s=120.0) as deadline: ...  # one stage timed against the answer's LLM budget
 
     warn_if_self_verifying(answer, models)           # logs a warning: verifier == the answer's generator
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -30,8 +32,10 @@ __all__ = [
     "Usage",
     "UsageLedger",
     "current_ledger",
+    "llm_stage",
     "price_of",
     "record",
+    "record_escalated",
     "record_fallback",
     "usage_scope",
     "warn_if_self_verifying",
@@ -72,6 +76,28 @@ class UsageLedger:
         self._lock = threading.Lock()
         self._stages: dict[str, Usage] = {}
         self._fallbacks: list[str] = []
+        self._escalated = 0
+        self._llm_s = 0.0
+
+    def escalate(self, claims: int) -> None:
+        """Count claims sent to the LLM verifier."""
+        with self._lock:
+            self._escalated += claims
+
+    @property
+    def escalated(self) -> int:
+        with self._lock:
+            return self._escalated
+
+    @property
+    def llm_seconds(self) -> float:
+        """Wall-clock seconds the answer's LLM stages have taken so far."""
+        with self._lock:
+            return self._llm_s
+
+    def add_seconds(self, seconds: float) -> None:
+        with self._lock:
+            self._llm_s += max(0.0, seconds)
 
     def add(self, stage: str, usage: Usage) -> None:
         with self._lock:
@@ -97,8 +123,8 @@ class UsageLedger:
 
     def merge_into(self, stats: Stats) -> Stats:
         """`stats` plus this ledger; unchanged when nothing was recorded."""
-        stages, reasons = self.stages(), self.fallbacks
-        if not stages and not reasons:
+        stages, reasons, escalated = self.stages(), self.fallbacks, self.escalated
+        if not stages and not reasons and not escalated:
             return stats
         total = sum(stages.values(), Usage())
         by_stage = dict(stats.llm_stages or {}) | {k: _stage_usage(v) for k, v in stages.items()}
@@ -111,6 +137,7 @@ class UsageLedger:
                 "cost_usd": round(stats.cost_usd + total.cost_usd, 8),
                 "fallback": fallback,
                 "llm_stages": by_stage or None,
+                "escalated": stats.escalated + escalated,
             }
         )
 
@@ -144,6 +171,27 @@ def usage_scope() -> Iterator[UsageLedger]:
 
 def current_ledger() -> UsageLedger | None:
     return _CURRENT.get()
+
+
+@contextmanager
+def llm_stage(budget_s: float | None) -> Iterator[float | None]:
+    """Time one LLM stage of the answer against the answer's budget; yields the `time.monotonic()`
+    deadline for its requests (None: no budget, or no ledger open)."""
+    ledger = _CURRENT.get()
+    if ledger is None or budget_s is None:
+        yield None
+        return
+    start = time.monotonic()
+    try:
+        yield start + budget_s - ledger.llm_seconds
+    finally:
+        ledger.add_seconds(time.monotonic() - start)
+
+
+def record_escalated(claims: int) -> None:
+    ledger = _CURRENT.get()
+    if ledger is not None and claims:
+        ledger.escalate(claims)
 
 
 def record(stage: str, usage: Usage) -> None:

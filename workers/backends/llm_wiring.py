@@ -2,8 +2,10 @@
 
 Round trips per answer, whatever the claim count: extraction with decomposition in one call (1),
 all claims verified in one wave of concurrent chunked calls (2), and a correction call only when a
-contradicted claim has no fix (3). When extraction is "openai", decomposition rides in that call
-and its own endpoint settings are unused; when only decomposition is "openai", claims come from the
+contradicted claim has no fix (3). `verification.escalate` picks which claims the LLM verifier sees:
+all ("always"), only those the offline verifier is unsure of, in one call ("uncertain"), or none.
+When extraction is "openai", decomposition rides in that call and its own endpoint settings are
+unused; when only decomposition is "openai", claims come from the
 pure stage and all their queries from one call.
 
 Usage::
@@ -23,6 +25,7 @@ from typing import Any
 from workers.backends.llm import LLMClients
 from workers.backends.llm_checker import LLMChecker
 from workers.backends.llm_corrector import LLMCorrector
+from workers.backends.llm_escalate import EscalatingChecker
 from workers.backends.llm_extractor import ExtractMode, LLMExtractor, OfflineExtractor
 from workers.protocols import ClaimExtractor, ClaimRewriter, VerdictComponent
 from workers.settings import ModelSettings, Settings
@@ -60,7 +63,7 @@ def build_llm_parts(
     return LLMParts(
         clients=clients,
         extractor=_extractor(settings, clients),
-        checker=_checker(models, clients, offline_checker),
+        checker=_checker(settings, clients, offline_checker),
         rewriter=_rewriter(models, clients),
     )
 
@@ -85,19 +88,21 @@ def _extractor(settings: Settings, clients: LLMClients) -> ClaimExtractor | None
     return None
 
 
-def _checker(
-    models: ModelSettings, clients: LLMClients, offline: VerdictComponent
-) -> VerdictComponent | None:
+def _checker(settings: Settings, clients: LLMClients, offline: VerdictComponent) -> VerdictComponent | None:
+    models, escalate = settings.models, settings.verification.escalate
     stage = models.verification
-    if stage.backend != "openai":
+    if stage.backend != "openai" or escalate == "never":
         return None
-    return LLMChecker(
+    llm = LLMChecker(
         client=clients.for_stage(stage),
         stage=stage,
         fallback=offline,
         batch_size=models.llm.verify_batch_size,
         max_parallel=models.llm.max_concurrency,
     )
+    if escalate == "uncertain":
+        return EscalatingChecker(offline=offline, llm=llm, settings=settings.verification)
+    return llm
 
 
 def _rewriter(models: ModelSettings, clients: LLMClients) -> ClaimRewriter | None:

@@ -38,6 +38,7 @@ BENCH_MODULES: list[str] = [
     "workers.backends.cache_bench",  # answers/s, cold vs warm caches, documents repeating
     "workers.backends.trained_bench",  # trained verifier pairs/s at 128 tokens, int8 vs fp32
     "workers.server.bench",  # woodpecker serve vs in process at 1, 4, 16 clients, p50/p95
+    "workers.backends.llm_escalation_bench",  # escalate never/uncertain/always: quality and tokens
 ]
 
 
