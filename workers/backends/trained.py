@@ -86,16 +86,19 @@ class TrainedChecker:
         """Per claim, (the verdict, the rule checks' own verdict it was made beside)."""
         rules = self._rules.judge_many(items)
         windows = [list(ws[: self._settings.max_windows]) for _, ws in items]
-        pairs = [
-            (c.standalone or c.text, w.text) for (c, _), ws in zip(items, windows, strict=True) for w in ws
+        groups = [
+            [(c.standalone or c.text, w.text) for w in ws] for (c, _), ws in zip(items, windows, strict=True)
         ]
-        probs = self.probabilities(pairs)
-        out: list[tuple[CheckResult, CheckResult]] = []
-        at = 0
-        for rule, ws in zip(rules, windows, strict=True):
-            out.append((self._decide(rule, ws, probs[at : at + len(ws)]), rule))
-            at += len(ws)
-        return out
+        probs = self.claim_probabilities(groups)
+        return [(self._decide(rule, ws, p), rule) for rule, ws, p in zip(rules, windows, probs, strict=True)]
+
+    def claim_probabilities(
+        self, groups: Sequence[Sequence[tuple[str, str]]]
+    ) -> list[npt.NDArray[np.float64]]:
+        """Per claim, the probabilities of its (claim, window) pairs, each claim in a forward pass of its
+        own: int8 layers scale their inputs by the whole batch, so a claim batched with other claims
+        would get slightly different numbers on the stream than in `woodpecker correct`."""
+        return [self.probabilities(group) if group else np.zeros((0, 3)) for group in groups]
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> npt.NDArray[np.float64]:
         """Calibrated (SUPPORT, CONTRADICT, NEUTRAL) probabilities per pair, similar lengths batched."""

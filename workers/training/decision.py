@@ -129,16 +129,11 @@ def score(rows: Sequence[ClaimRow], checker: Any) -> None:
     from workers.backends.trained import signals
 
     windows = [list(r.task.candidates[: checker.max_windows]) for r in rows]
-    pairs = [
-        (r.task.claim.standalone or r.task.claim.text, w.text)
+    groups = [
+        [(r.task.claim.standalone or r.task.claim.text, w.text) for w in ws]
         for r, ws in zip(rows, windows, strict=True)
-        for w in ws
     ]
-    probs = checker.probabilities(pairs)
-    at = 0
-    for row, ws in zip(rows, windows, strict=True):
-        p = probs[at : at + len(ws)]
-        at += len(ws)
+    for row, ws, p in zip(rows, windows, checker.claim_probabilities(groups), strict=True):
         model = (
             {
                 "p_support": float(p[:, 0].max()),
