@@ -27,10 +27,10 @@ from typing import IO, Any
 
 import orjson
 
+from workers.instruments import current_trace_id
 from workers.messages import Action, ClaimResult, Corrected
 from workers.redact import redact
 from workers.settings import Settings
-from workers.telemetry import current_trace_id
 
 __all__ = ["LOGGER_NAME", "JsonFormatter", "configure_decision_log", "decision_records", "log_decisions"]
 

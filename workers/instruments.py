@@ -20,12 +20,14 @@ import threading
 from collections.abc import Iterable
 
 from opentelemetry import metrics as otel_metrics
+from opentelemetry import trace
 from opentelemetry.metrics import CallbackOptions, Meter, Observation
 
 from workers.messages import Action, Corrected, DeadLetter, Route, StageUsage, Stats
 
 __all__ = [
     "Metrics",
+    "current_trace_id",
     "get_metrics",
     "record_cache_lookup",
     "record_dead_letter",
@@ -231,3 +233,9 @@ def set_consumer_lag(
         "partition": partition,
     }
     (metrics or get_metrics()).consumer_lag.set(max(lag, 0), attributes)
+
+
+def current_trace_id() -> str | None:
+    """The current trace id as 32 hex digits, or None outside a recorded trace."""
+    ctx = trace.get_current_span().get_span_context()
+    return format(ctx.trace_id, "032x") if ctx.is_valid else None

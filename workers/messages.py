@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, Self
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from workers.citations import Found
 from workers.errors import InvalidMessage
 
 __all__ = [
@@ -255,6 +256,14 @@ class StageUsage(_Frozen):
     tokens_out: _NonNegInt = 0
     cost_usd: _NonNegFloat = 0.0
 
+    def __add__(self, other: StageUsage) -> StageUsage:
+        return StageUsage(
+            calls=self.calls + other.calls,
+            tokens_in=self.tokens_in + other.tokens_in,
+            tokens_out=self.tokens_out + other.tokens_out,
+            cost_usd=round(self.cost_usd + other.cost_usd, 8),
+        )
+
 
 class Stats(_Frozen):
     stage_ms: dict[str, _NonNegFloat] = Field(default_factory=dict)
@@ -397,9 +406,11 @@ class DeadLetter(_Frozen):
 
 __all__ += [
     "STREAM_SCHEMA_VERSIONS",
-    "AnswerPlan",
+    "Checked",
     "ClaimMessage",
     "GatherKind",
+    "Ledger",
+    "Plan",
     "RouteInfo",
     "VerdictMessage",
 ]
@@ -426,15 +437,61 @@ class ClaimMessage(_Frozen):
     task: ClaimTask
     shadow: bool = False
     ingest_ms: int = Field(0, ge=0)
+    # LLM seconds the answer already spent in extraction, so verification keeps to the answer's budget.
+    llm_s: _NonNegFloat = 0.0
 
 
-class AnswerPlan(_Frozen):
-    """What correction needs besides the verdicts (the documents are dropped when the record is too large)."""
+class Ledger(_Frozen):
+    """What one phase of one answer cost: `Pipeline.finish` adds the phases' ledgers up into `Stats`.
+
+    Each phase returns its own, so an answer corrected on three replicas is accounted like one corrected
+    in one process. `llm_s` is the wall-clock time the phase spent in LLM stages (the answer's budget).
+    """
+
+    stage_ms: dict[str, _NonNegFloat] = Field(default_factory=dict)
+    cache_hits: dict[str, _NonNegInt] = Field(default_factory=dict)
+    llm_stages: dict[str, StageUsage] = Field(default_factory=dict)
+    fallbacks: tuple[str, ...] = ()
+    escalated: _NonNegInt = 0
+    llm_s: _NonNegFloat = 0.0
+
+    def __add__(self, other: Ledger) -> Ledger:
+        return Ledger(
+            stage_ms=_sum_dicts(self.stage_ms, other.stage_ms, lambda a, b: round(a + b, 3)),
+            cache_hits=_sum_dicts(self.cache_hits, other.cache_hits, lambda a, b: a + b),
+            llm_stages=_sum_dicts(self.llm_stages, other.llm_stages, lambda a, b: a + b),
+            fallbacks=self.fallbacks + other.fallbacks,
+            escalated=self.escalated + other.escalated,
+            llm_s=round(self.llm_s + other.llm_s, 6),
+        )
+
+
+def _sum_dicts(a: dict[str, Any], b: dict[str, Any], add: Any) -> dict[str, Any]:
+    return {k: add(a[k], b[k]) if k in a and k in b else a.get(k, b.get(k)) for k in a | b}
+
+
+class Plan(_Frozen):
+    """`Pipeline.prepare`'s result: the route, one task per claim, the citations parsed once, the cost.
+
+    `done` is set when the semantic cache already had the answer, or the route needs no verification
+    (then `tasks` is empty). A plan too large for one record sends its documents by reference
+    (`documents_ref`, a tenant-scoped cache key with a TTL) and `Pipeline.finish` resolves them.
+    """
 
     answer: Answer
     route: RouteInfo
-    tasks: tuple[ClaimTask, ...] = Field(min_length=1)
-    stage_ms: dict[str, _NonNegFloat] = Field(default_factory=dict)
+    tasks: tuple[ClaimTask, ...] = ()
+    citations: Found | None = None
+    ledger: Ledger = Ledger()
+    done: Corrected | None = None
+    documents_ref: str | None = Field(None, max_length=1024)
+
+
+class Checked(_Frozen):
+    """`Pipeline.verify`'s result: the verdicts of some tasks (any subset, any replica) and their cost."""
+
+    claims: tuple[CheckedClaim, ...] = ()
+    ledger: Ledger = Ledger()
 
 
 class GatherKind(StrEnum):
@@ -456,9 +513,10 @@ class VerdictMessage(_Frozen):
     expected: int = Field(0, ge=0)
     shadow: bool = False
     ingest_ms: int = Field(0, ge=0)
-    plan: AnswerPlan | None = None
+    plan: Plan | None = None
     checked: CheckedClaim | None = None
-    verify_ms: _NonNegFloat = 0.0
+    # The verification phase's cost for this one claim (kind verdict).
+    ledger: Ledger | None = None
     worker: str | None = Field(None, max_length=256)
 
     @model_validator(mode="after")

@@ -1,39 +1,51 @@
 """Composes the five stages for one answer: the only place that knows their order.
 
 The same object serves the batch CLI, the stream agents (which call the three phases on different
-replicas), the tests and the benchmarks.
+replicas), the HTTP service, the tests and the benchmarks. The phases are a contract of serialisable
+messages (`messages.Plan`, `messages.Checked`): each returns what it produced and a `Ledger` of what it
+cost (stage milliseconds, cache hits, LLM calls, tokens, cost, fallbacks), and `finish` folds every
+ledger into `Corrected.stats`, so an answer costs the same on either path and no caller has to open a
+scope to be accounted.
 
 Usage::
 
     with build_pipeline(Settings.load()) as pipeline:    # close() releases LLM clients and Redis
         corrected = pipeline.process(answer)
 
-    # or phase by phase, as the agents do:
-    prepared = pipeline.prepare(answer)          # route, extract, decompose, retrieve
-    checked = pipeline.verify(prepared.tasks)    # any replica, any subset of tasks
-    corrected = pipeline.finish(answer, prepared.route, checked, stage_ms=prepared.stage_ms)
+    # or phase by phase, as the agents do (`process` is exactly this):
+    plan = pipeline.prepare(answer)              # semantic cache, route, extract, decompose, retrieve
+    checked = pipeline.verify(plan.tasks)        # any replica, any subset of tasks
+    corrected = pipeline.finish(plan, [checked]) # correct; every ledger folded into stats
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
+from typing import TypeVar
 
-from workers.backends.cache import collect_hits
+from workers.backends.cache import Cache, LruCache, collect_hits
 from workers.backends.llm_usage import usage_scope, warn_if_self_verifying
+from workers.citations import Found
+from workers.docstore import DocumentStore
 from workers.messages import (
     Answer,
+    Checked,
     CheckedClaim,
     CitationResult,
     Claim,
     ClaimTask,
     Corrected,
     Judgement,
+    Ledger,
+    Plan,
     Query,
     Route,
+    RouteInfo,
+    StageUsage,
     Stats,
     Verdict,
 )
@@ -47,20 +59,13 @@ from workers.stages.decide import Decision
 from workers.stages.decompose import decompose
 from workers.stages.extract import extract_claims
 from workers.stages.retrieve import EvidenceIndex, build_index, retrieve_many
-from workers.stages.route import RouteDecision, route
+from workers.stages.route import route
 from workers.stages.verify import verify_many
 from workers.telemetry import stage_span
 
-__all__ = ["Pipeline", "Prepared", "build_pipeline"]
+__all__ = ["Pipeline", "build_pipeline", "passthrough", "stats_of", "unverified_for_missing"]
 
-
-@dataclass(frozen=True)
-class Prepared:
-    """The extraction phase's output: the route and, on the full path, one task per claim."""
-
-    route: RouteDecision
-    tasks: tuple[ClaimTask, ...] = ()
-    stage_ms: dict[str, float] = field(default_factory=dict)
+_T = TypeVar("_T")
 
 
 class Pipeline:
@@ -77,6 +82,7 @@ class Pipeline:
         extractor: ClaimExtractor | None = None,
         rewriter: ClaimRewriter | None = None,
         decision: Decision | None = None,
+        store: Cache | None = None,
         closers: Sequence[Callable[[], None]] = (),
     ) -> None:
         self.settings = settings
@@ -91,6 +97,8 @@ class Pipeline:
         # The trained verifier's calibrated decision and tier-1 gates; None: the component's own labels
         # and the settings' thresholds.
         self.decision = decision
+        # Documents of plans too large for one record (Redis in a deployment; in-process otherwise).
+        self.documents = DocumentStore(store or LruCache(max_items=1_000))
         # What close() releases (LLM clients, the cache's Redis pool and loop thread), last first.
         self._closers = list(closers)
 
@@ -106,54 +114,57 @@ class Pipeline:
     def __exit__(self, *_exc: object) -> None:
         self.close()
 
+    # ---- the contract ------------------------------------------------------------------------------
+
     def process(self, answer: Answer) -> Corrected:
-        ms: dict[str, float] = {}
-        # Cache hits by kind, counted by the cache wrappers while this answer is worked on.
-        # LLM calls, tokens, cost and fallbacks of this answer are recorded by the LLM components.
-        with collect_hits() as hits, usage_scope() as usage:
-            reused = self._semantic_lookup(answer, ms)
-            if reused is not None:
-                return reused.model_copy(update={"stats": Stats(stage_ms=ms, cache_hits=dict(hits))})
-            prepared = self.prepare(answer)
-            ms.update(prepared.stage_ms)
-            with self._timed(ms, "verify"):
-                checked = self.verify(prepared.tasks)
-            stats = Stats(cache_hits=dict(hits))
-            out = self.finish(answer, prepared.route, checked, stage_ms=ms, stats=stats)
-        out = usage.apply(out)  # before the semantic store, which skips fallbacks
+        """The three phases in one process: exactly what the agents do on three replicas."""
+        plan = self.prepare(answer)
+        checked = self.verify(plan.tasks, llm_s=plan.ledger.llm_s) if plan.tasks else Checked()
+        return self.finish(plan, [checked])
+
+    def prepare(self, answer: Answer) -> Plan:
+        """Semantic cache, route, citations (parsed once), extract, decompose, retrieve."""
+        plan, ledger = self._metered(lambda ms: self._prepare(answer, ms))
+        return plan.model_copy(update={"ledger": ledger})
+
+    def verify(self, tasks: Sequence[ClaimTask], *, llm_s: float = 0.0) -> Checked:
+        """Both verification tiers for any subset of an answer's tasks; `llm_s`: LLM time already spent."""
+        claims, ledger = self._metered(lambda ms: self._verify(tasks, ms), llm_s=llm_s)
+        return Checked(claims=tuple(claims), ledger=ledger)
+
+    def finish(self, plan: Plan, checked: Sequence[Checked] = ()) -> Corrected:
+        """Correct from the verdicts and fold every phase's ledger into `stats`.
+
+        A route other than FULL passes the answer through unchanged; a semantic-cache hit is returned as
+        found. Documents sent by reference are resolved first: if they cannot be, the answer is held for
+        review and says so, never passed as checked.
+        """
+        spent = sum((c.ledger for c in checked), plan.ledger)
+        if plan.done is not None:
+            return plan.done.model_copy(update={"stats": stats_of(spent)})
+        answer, lost = self._resolve(plan)
+        claims = [claim for c in checked for claim in c.claims]
+        llm_s = spent.llm_s
+        out, own = self._metered(lambda ms: self._finish(plan, answer, claims, ms), llm_s=llm_s)
+        out = out.model_copy(update={"stats": stats_of(spent + own + lost)})
+        if lost.fallbacks:
+            return _held(out, reason="documents sent by reference could not be resolved")
         if self.semantic is not None:
             self.semantic.store(answer, out)
         return out
 
-    def _semantic_lookup(self, answer: Answer, ms: dict[str, float]) -> Corrected | None:
-        if self.semantic is None:
-            return None
-        with self._timed(ms, "semantic"):
-            return self.semantic.lookup(answer)
+    def by_reference(self, plan: Plan) -> Plan:
+        """The plan with its documents stored aside (tenant-scoped key, TTL): for a record too large."""
+        if not plan.answer.documents:
+            return plan
+        key = self.documents.put(plan.answer, ttl_s=self.settings.kafka.documents_ttl_s)
+        slim = plan.answer.model_copy(update={"documents": ()})
+        return plan.model_copy(update={"answer": slim, "documents_ref": key})
 
-    def prepare(self, answer: Answer) -> Prepared:
-        ms: dict[str, float] = {}
-        with self._timed(ms, "route"):
-            decision = route(answer, settings=self.settings.routing)
-        if decision.route is not Route.FULL:
-            return Prepared(route=decision, stage_ms=ms)
-        warn_if_self_verifying(answer, self.settings.models)
-        with self._timed(ms, "extract"):
-            # Citation markers blanked (same offsets): no claim contains one, and "[1]" is no figure.
-            masked = parse_citations(answer, settings=self.settings.citations).masked
-            if self.extractor is not None:  # claims and queries in one step (one LLM round trip)
-                items = self.extractor.extract(answer.model_copy(update={"answer": masked}))
-            else:
-                claims = extract_claims(masked, max_claims=self.settings.limits.max_claims)
-        if self.extractor is None:
-            with self._timed(ms, "decompose"):
-                items = [(c, decompose(c, question=answer.query)) for c in claims]
-        with self._timed(ms, "retrieve"):
-            tasks = self._retrieve(answer, items)
-        return Prepared(route=decision, tasks=tasks, stage_ms=ms)
-
-    def verify(self, tasks: Sequence[ClaimTask]) -> list[CheckedClaim]:
-        return verify_many(tasks, checker=self.checker, decision=self.decision) if tasks else []
+    def unanswered(self, tasks: Sequence[ClaimTask], *, reason: str, fallback: str | None) -> Checked:
+        """Tasks whose verdicts never came: UNVERIFIED with `reason`; `fallback` goes into the stats."""
+        claims = tuple(unverified_for_missing(t, reason=reason) for t in tasks)
+        return Checked(claims=claims, ledger=Ledger(fallbacks=(fallback,) if fallback else ()))
 
     def threshold_for(self, *, domain: str | None, claim_type: str | None = None) -> float:
         """The tier-1 threshold: the calibrated gate for the domain, else the settings' threshold."""
@@ -161,23 +172,79 @@ class Pipeline:
             return self.decision.gate(domain)
         return self.settings.threshold_for(domain=domain, claim_type=claim_type)
 
-    def finish(
-        self,
-        answer: Answer,
-        decision: RouteDecision,
-        checked: Sequence[CheckedClaim],
-        *,
-        stage_ms: Mapping[str, float] | None = None,
-        stats: Stats | None = None,
-    ) -> Corrected:
-        """Correct from the verdicts; a route other than FULL passes the answer through unchanged."""
-        ms = dict(stage_ms or {})
-        base = stats or Stats()
+    # ---- the phases' work --------------------------------------------------------------------------
+
+    def _metered(self, work: Callable[[dict[str, float]], _T], *, llm_s: float = 0.0) -> tuple[_T, Ledger]:
+        """Runs one phase with its own cache-hit and LLM counters; returns its result and its ledger."""
+        ms: dict[str, float] = {}
+        with collect_hits() as hits, usage_scope(fresh=True) as usage:
+            usage.add_seconds(llm_s)  # the answer's LLM budget counts what earlier phases spent
+            result = work(ms)
+        return result, usage.snapshot(stage_ms=ms, cache_hits=hits, spent_s=llm_s)
+
+    def _prepare(self, answer: Answer, ms: dict[str, float]) -> Plan:
+        reused = self._semantic_lookup(answer, ms)
+        if reused is not None:
+            info = RouteInfo(route=reused.route, complexity=0.0, stakes=0.0, reason="semantic cache")
+            return Plan(answer=answer, route=info, done=reused)
+        with self._timed(ms, "route"):
+            decision = route(answer, settings=self.settings.routing)
+        info = RouteInfo(
+            route=decision.route,
+            complexity=decision.complexity,
+            stakes=decision.stakes,
+            reason=decision.reason,
+        )
         if decision.route is not Route.FULL:
-            return self._passthrough(answer, decision.route, base.model_copy(update={"stage_ms": ms}))
+            return Plan(answer=answer, route=info)
+        warn_if_self_verifying(answer, self.settings.models)
+        found = parse_citations(answer, settings=self.settings.citations)
+        items = self._claims(answer, found, ms)
+        with self._timed(ms, "retrieve"):
+            tasks = self._retrieve(answer, found, items)
+        return Plan(answer=answer, route=info, tasks=tasks, citations=found)
+
+    def _claims(
+        self, answer: Answer, found: Found, ms: dict[str, float]
+    ) -> list[tuple[Claim, tuple[Query, ...]]]:
+        with self._timed(ms, "extract"):
+            # Citation markers blanked (same offsets): no claim contains one, and "[1]" is no figure.
+            if self.extractor is not None:  # claims and queries in one step (one LLM round trip)
+                return self.extractor.extract(answer.model_copy(update={"answer": found.masked}))
+            claims = extract_claims(found.masked, max_claims=self.settings.limits.max_claims)
+        with self._timed(ms, "decompose"):
+            return [(c, decompose(c, question=answer.query)) for c in claims]
+
+    def _semantic_lookup(self, answer: Answer, ms: dict[str, float]) -> Corrected | None:
+        if self.semantic is None:
+            return None
+        with self._timed(ms, "semantic"):
+            return self.semantic.lookup(answer)
+
+    def _verify(self, tasks: Sequence[ClaimTask], ms: dict[str, float]) -> list[CheckedClaim]:
+        if not tasks:
+            return []
+        with self._timed(ms, "verify"):
+            return verify_many(tasks, checker=self.checker, decision=self.decision)
+
+    def _resolve(self, plan: Plan) -> tuple[Answer, Ledger]:
+        """The plan's answer with its documents back; a ledger with a fallback if they are gone."""
+        if plan.documents_ref is None:
+            return plan.answer, Ledger()
+        documents = self.documents.get(plan.documents_ref, answer=plan.answer)
+        if documents is None:
+            return plan.answer, Ledger(fallbacks=("documents: the reference expired or was not found",))
+        return plan.answer.model_copy(update={"documents": documents}), Ledger()
+
+    def _finish(
+        self, plan: Plan, answer: Answer, checked: Sequence[CheckedClaim], ms: dict[str, float]
+    ) -> Corrected:
+        if plan.route.route is not Route.FULL:
+            return passthrough(answer, plan.route.route)
         ordered = sorted(checked, key=lambda c: (c.claim.start, c.claim.id))
+        found = plan.citations or parse_citations(answer, settings=self.settings.citations)
         with self._timed(ms, "correct"):
-            outcome, citations = self._correct(answer, ordered, decision)
+            outcome, citations = self._correct(answer, found, ordered, high_stakes=plan.route.stakes >= 0.7)
         return Corrected(
             id=answer.id,
             tenant=answer.tenant,
@@ -187,12 +254,11 @@ class Pipeline:
             claims=outcome.claims,
             needs_review=outcome.needs_review,
             review_reasons=outcome.review_reasons,
-            stats=base.model_copy(update={"stage_ms": ms}),
             citations=citations,
         )
 
     def _retrieve(
-        self, answer: Answer, items: list[tuple[Claim, tuple[Query, ...]]]
+        self, answer: Answer, found: Found, items: list[tuple[Claim, tuple[Query, ...]]]
     ) -> tuple[ClaimTask, ...]:
         if not items:
             return ()
@@ -210,13 +276,12 @@ class Pipeline:
             for (claim, queries), (candidates, similarity) in zip(items, hits, strict=True)
         )
         # Citation checks ride along as tasks (`<claim id>@<doc>`): same verifier, same broker hop.
-        return tasks + self._citation_tasks(answer, index, tasks)
+        return tasks + self._citation_tasks(answer, found, index, tasks)
 
     def _citation_tasks(
-        self, answer: Answer, index: EvidenceIndex, tasks: tuple[ClaimTask, ...]
+        self, answer: Answer, found: Found, index: EvidenceIndex, tasks: tuple[ClaimTask, ...]
     ) -> tuple[ClaimTask, ...]:
         cite = self.settings.citations
-        found = parse_citations(answer, settings=cite)
         if not found.citations and not cite.add_missing:
             return ()
         threshold = self.threshold_for(domain=answer.domain)
@@ -226,11 +291,10 @@ class Pipeline:
         )  # fmt: skip
 
     def _correct(
-        self, answer: Answer, checked: Sequence[CheckedClaim], decision: RouteDecision
+        self, answer: Answer, found: Found, checked: Sequence[CheckedClaim], *, high_stakes: bool
     ) -> tuple[CorrectionOutcome, tuple[CitationResult, ...]]:
         """Claims corrected and citations repaired: marker edits first, the claims shifted onto them."""
-        fix = partial(correct, settings=self.settings.correction, high_stakes=_high_stakes(decision))
-        found = parse_citations(answer, settings=self.settings.citations)
+        fix = partial(correct, settings=self.settings.correction, high_stakes=high_stakes)
         claim_checks, cite_checks = split_checked(checked)
         claims = restore_claims(found, claim_checks)
         if self.rewriter is not None:  # LLM fixes for contradicted claims; `correct` still applies them
@@ -244,17 +308,6 @@ class Pipeline:
         second = fix(repair.text, repair.shift(claims))
         return replace(second, claims=repair.unshift(second.claims, claims)), repair.citations
 
-    @staticmethod
-    def _passthrough(answer: Answer, route_: Route, stats: Stats) -> Corrected:
-        return Corrected(
-            id=answer.id,
-            tenant=answer.tenant,
-            original=answer.answer,
-            corrected=answer.answer,
-            route=route_,
-            stats=stats,
-        )
-
     @contextmanager
     def _timed(self, ms: dict[str, float], stage: str) -> Iterator[None]:
         t0 = self._clock()
@@ -265,8 +318,25 @@ class Pipeline:
             ms[stage] = round(ms.get(stage, 0.0) + (self._clock() - t0) * 1000.0, 3)
 
 
-def _high_stakes(decision: RouteDecision) -> bool:
-    return decision.stakes >= 0.7
+def stats_of(ledger: Ledger) -> Stats:
+    """An answer's `stats`: the sum of its phases' ledgers."""
+    total = sum(ledger.llm_stages.values(), StageUsage())
+    return Stats(
+        stage_ms=ledger.stage_ms,
+        llm_calls=total.calls,
+        tokens_in=total.tokens_in,
+        tokens_out=total.tokens_out,
+        cost_usd=total.cost_usd,
+        cache_hits=ledger.cache_hits,
+        # "; " separates the reasons (metrics split on it); a reason never holds one.
+        fallback="; ".join(ledger.fallbacks) or None,
+        llm_stages=ledger.llm_stages or None,
+        escalated=ledger.escalated,
+    )
+
+
+def _held(out: Corrected, *, reason: str) -> Corrected:
+    return out.model_copy(update={"needs_review": True, "review_reasons": (*out.review_reasons, reason)})
 
 
 def unverified_for_missing(task: ClaimTask, *, reason: str) -> CheckedClaim:
@@ -282,8 +352,10 @@ def unverified_for_missing(task: ClaimTask, *, reason: str) -> CheckedClaim:
 
 
 def passthrough(answer: Answer, route_: Route) -> Corrected:
-    """The original answer unchanged (sampled out, or in shadow mode)."""
-    return Pipeline._passthrough(answer, route_, Stats())
+    """The original answer unchanged (sampled out, in shadow mode, or a route that checks nothing)."""
+    return Corrected(
+        id=answer.id, tenant=answer.tenant, original=answer.answer, corrected=answer.answer, route=route_
+    )
 
 
 def build_pipeline(settings: Settings) -> Pipeline:
@@ -304,5 +376,6 @@ def build_pipeline(settings: Settings) -> Pipeline:
     return Pipeline(
         settings=settings, embedder=cached.embedder, checker=cached.checker, semantic=cached.semantic,
         extractor=llm.extractor, rewriter=llm.rewriter, closers=(cached.cache.close, llm.close),
+        store=cached.cache,
         decision=load_decision(settings.models.offline_verifier, checker=offline),
     )  # fmt: skip

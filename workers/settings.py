@@ -321,6 +321,9 @@ class KafkaSettings(BaseModel):
     commit_interval_s: float = Field(0.5, gt=0.0)
     retry_backoff_s: float = Field(0.2, ge=0.0)
     max_record_bytes: int = Field(1_000_000, ge=1024)
+    # How long the documents of a plan sent by reference (a plan over max_record_bytes) are kept for
+    # correction to read back; well past the gather deadline, so a late answer still finds them.
+    documents_ttl_s: float = Field(3600.0, gt=0)
     table_store: str = "memory://"
     standby_replicas: int = Field(1, ge=0)
     # Brokers that answer an empty fetch at once (the embedded one) would make idle consumers spin.

@@ -35,6 +35,7 @@ from opentelemetry.trace import Span, SpanKind, Tracer
 
 from workers.instruments import (
     Metrics,
+    current_trace_id,
     get_metrics,
     record_cache_lookup,
     record_dead_letter,
@@ -283,12 +284,6 @@ def extract_context(headers: HeadersArg | None) -> Context:
     """The trace context in Kafka headers; an empty context (a new trace) when absent or malformed."""
     carrier = {k.lower(): v.decode("latin-1") for k, v in _pairs(headers) if len(v) <= _MAX_HEADER_VALUE}
     return propagate.extract(carrier, context=Context())
-
-
-def current_trace_id() -> str | None:
-    """The current trace id as 32 hex digits, or None outside a recorded trace."""
-    ctx = trace.get_current_span().get_span_context()
-    return format(ctx.trace_id, "032x") if ctx.is_valid else None
 
 
 def _pairs(headers: HeadersArg | None) -> list[tuple[str, bytes]]:

@@ -21,10 +21,9 @@ from tests.fakes import HashEmbedder
 from workers.agents.context import AgentContext
 from workers.agents.deadletter import RetryPolicy
 from workers.backends.checker import OfflineChecker
-from workers.messages import Answer, CheckedClaim, ClaimTask, Corrected, Document, Stats
-from workers.pipeline import Pipeline, Prepared
+from workers.messages import Answer, Checked, ClaimTask, Corrected, Document, Plan, Stats
+from workers.pipeline import Pipeline
 from workers.settings import Settings
-from workers.stages.route import RouteDecision
 
 DOC = Document(
     id="ar",
@@ -78,7 +77,7 @@ class SlowPipeline(Pipeline):
 
     delay_s = 0.04
 
-    def prepare(self, answer: Answer) -> Prepared:
+    def prepare(self, answer: Answer) -> Plan:
         time.sleep(self.delay_s)
         return super().prepare(answer)
 
@@ -98,19 +97,23 @@ class FlakyPipeline:
             self.left -= 1
             raise RuntimeError(f"{phase} exploded")
 
-    def prepare(self, answer: Answer) -> Prepared:
+    def prepare(self, answer: Answer) -> Plan:
         self._maybe_fail("prepare")
         return self.inner.prepare(answer)
 
-    def verify(self, tasks: Sequence[ClaimTask]) -> list[CheckedClaim]:
+    def verify(self, tasks: Sequence[ClaimTask], *, llm_s: float = 0.0) -> Checked:
         self._maybe_fail("verify")
-        return self.inner.verify(tasks)
+        return self.inner.verify(tasks, llm_s=llm_s)
 
-    def finish(
-        self, answer: Answer, decision: RouteDecision, checked: Sequence[CheckedClaim], **kw: Any
-    ) -> Corrected:
+    def finish(self, plan: Plan, checked: Sequence[Checked] = ()) -> Corrected:
         self._maybe_fail("finish")
-        return self.inner.finish(answer, decision, checked, **kw)
+        return self.inner.finish(plan, checked)
+
+    def by_reference(self, plan: Plan) -> Plan:
+        return self.inner.by_reference(plan)
+
+    def unanswered(self, tasks: Sequence[ClaimTask], *, reason: str, fallback: str | None) -> Checked:
+        return self.inner.unanswered(tasks, reason=reason, fallback=fallback)
 
 
 def settings_for(

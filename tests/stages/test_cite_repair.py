@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.fakes import HashEmbedder, ScriptedChecker
+from workers.backends.cache import LruCache
 from workers.messages import (
     Action,
     Answer,
@@ -22,6 +23,7 @@ from workers.messages import (
     Document,
     Evidence,
     Judgement,
+    Plan,
     SlotFix,
 )
 from workers.pipeline import Pipeline, unverified_for_missing
@@ -219,31 +221,47 @@ def test_shift_offset_and_apply_edits() -> None:
     assert shift_offset(4, edits, right=False) == 2
 
 
-def _phases(answer_for_finish: Any) -> Corrected:
-    """prepare / verify / finish as the agents run them: tasks through claim.v1 JSON, two replicas."""
+def _phases(plan_for_finish: Any) -> Corrected:
+    """prepare / verify / finish as the agents run them: plan and tasks through JSON, two replicas."""
     text = "Northwind reported revenue of $4.2 billion in 2023 [2]."
     settings = Settings.load(routing={"enabled": False}, thresholds={"default": 0.0, "by_claim_type": {}})
     pipeline = Pipeline(
         settings=settings, embedder=HashEmbedder(), checker=ScriptedChecker({"c0": YES, "c0@0": YES})
     )
     answer = Answer(id="t", query="q", answer=text, documents=DOCS)
-    prepared = pipeline.prepare(answer)
-    wire = [
-        ClaimMessage(answer_id="t", expected=len(prepared.tasks), task=t).to_json() for t in prepared.tasks
-    ]
+    plan = pipeline.prepare(answer)
+    wire = [ClaimMessage(answer_id="t", expected=len(plan.tasks), task=t).to_json() for t in plan.tasks]
     tasks = [ClaimMessage.from_json(raw).task for raw in wire]
-    checked = pipeline.verify(tasks[::2]) + pipeline.verify(tasks[1::2])
-    return pipeline.finish(answer_for_finish(answer), prepared.route, checked)
+    checked = [pipeline.verify(tasks[::2]), pipeline.verify(tasks[1::2])]
+    sent = Plan.from_json(plan_for_finish(pipeline, plan).to_json())
+    return pipeline.finish(sent, checked)
 
 
 def test_phases_split_across_agents_carry_citations_as_tasks() -> None:
-    blank = tuple(d.model_copy(update={"text": ""}) for d in DOCS)
-    out = _phases(lambda a: a.model_copy(update={"documents": blank}))
+    out = _phases(lambda _pipeline, plan: plan)
     assert out.corrected == "Northwind reported revenue of $4.2 billion in 2023 [1]."
-    # Without the document ids the references cannot be resolved: the markers stay, marked unchecked.
-    bare = _phases(lambda a: a.model_copy(update={"documents": ()}))
-    assert bare.corrected == bare.original
-    assert bare.citations[0].reason.startswith("not checked")
+    assert not out.needs_review
+
+
+def test_a_plan_sent_by_reference_still_checks_its_citations() -> None:
+    out = _phases(lambda pipeline, plan: pipeline.by_reference(plan))
+    assert out.corrected == "Northwind reported revenue of $4.2 billion in 2023 [1]."
+    assert not out.needs_review and out.stats.fallback is None
+
+
+def test_a_lost_reference_is_held_for_review_never_passed_as_checked() -> None:
+    def lose(pipeline: Pipeline, plan: Plan) -> Plan:
+        slim = pipeline.by_reference(plan)
+        pipeline.documents.cache.close()
+        pipeline.documents.cache = LruCache()  # the reference expired: nothing under its key
+        return slim
+
+    out = _phases(lose)
+    assert out.needs_review
+    assert "documents sent by reference could not be resolved" in out.review_reasons
+    assert out.stats.fallback is not None and "documents" in out.stats.fallback
+    # The citation was still checked from the plan's own parse: the fix is there, for the reviewer.
+    assert out.citations[0].action is not CitationAction.KEEP
 
 
 def test_checks_over_the_cap_leave_the_citation_alone() -> None:

@@ -28,10 +28,8 @@ from workers.agents.deadletter import RecordTooLarge, RetryPolicy
 from workers.agents.sampler import Sampler
 from workers.agents.topics import Topics
 from workers.decisions import log_decisions
-from workers.messages import Answer, CheckedClaim, ClaimTask, Corrected, ReviewRequest, Stats
-from workers.pipeline import Prepared
+from workers.messages import Answer, Checked, ClaimTask, Corrected, Plan, ReviewRequest
 from workers.settings import Settings
-from workers.stages.route import RouteDecision
 from workers.telemetry import inject_headers, record_result
 
 __all__ = [
@@ -57,21 +55,17 @@ H_INGEST_MS = "woodpecker-ingest-ms"
 
 
 class StreamPipeline(Protocol):
-    """The three phases of `workers.pipeline.Pipeline` that the agents call on different replicas."""
+    """The phase contract of `workers.pipeline.Pipeline` that the agents call on different replicas."""
 
-    def prepare(self, answer: Answer) -> Prepared: ...
+    def prepare(self, answer: Answer) -> Plan: ...
 
-    def verify(self, tasks: Sequence[ClaimTask]) -> list[CheckedClaim]: ...
+    def verify(self, tasks: Sequence[ClaimTask], *, llm_s: float = 0.0) -> Checked: ...
 
-    def finish(
-        self,
-        answer: Answer,
-        decision: RouteDecision,
-        checked: Sequence[CheckedClaim],
-        *,
-        stage_ms: Mapping[str, float] | None = None,
-        stats: Stats | None = None,
-    ) -> Corrected: ...
+    def finish(self, plan: Plan, checked: Sequence[Checked] = ()) -> Corrected: ...
+
+    def by_reference(self, plan: Plan) -> Plan: ...
+
+    def unanswered(self, tasks: Sequence[ClaimTask], *, reason: str, fallback: str | None) -> Checked: ...
 
 
 class Sink(Protocol):

@@ -32,9 +32,7 @@ from workers.agents.context import AgentContext, emit_corrected, ingest_header, 
 from workers.agents.deadletter import send_dead_letter, with_retries
 from workers.agents.extraction import fail_open
 from workers.errors import InvalidMessage
-from workers.messages import AnswerPlan, CheckedClaim, GatherKind, Stats, VerdictMessage
-from workers.pipeline import unverified_for_missing
-from workers.stages.route import RouteDecision
+from workers.messages import Checked, GatherKind, Plan, VerdictMessage
 from workers.telemetry import consume_span
 
 __all__ = ["GatherState", "GatherStatus", "TickThrottle", "handle_verdict", "retention_s", "send_tick"]
@@ -53,7 +51,6 @@ class GatherStatus(BaseModel):
     shadow: bool = False
     ingest_ms: int = 0
     first_ms: int = 0
-    verify_ms: float = 0.0
     done_ms: int | None = None
     outcome: str | None = None
     # The plan's W3C trace context, so an answer completed by the deadline timer stays in its trace.
@@ -83,20 +80,20 @@ class GatherState:
     def put_status(self, answer_id: str, status: GatherStatus) -> None:
         self.statuses[answer_id] = status.model_dump(mode="json")
 
-    def put_plan(self, answer_id: str, plan: AnswerPlan) -> None:
+    def put_plan(self, answer_id: str, plan: Plan) -> None:
         self.data[_plan_key(answer_id)] = plan.model_dump(mode="json", exclude_none=True)
 
-    def plan(self, answer_id: str) -> AnswerPlan:
-        return AnswerPlan.model_validate(self.data[_plan_key(answer_id)])
+    def plan(self, answer_id: str) -> Plan:
+        return Plan.model_validate(self.data[_plan_key(answer_id)])
 
-    def put_verdict(self, answer_id: str, checked: CheckedClaim) -> None:
-        self.data[_verdict_key(answer_id, checked.claim.id)] = checked.model_dump(
-            mode="json", exclude_none=True
-        )
+    def put_verdict(self, answer_id: str, checked: Checked) -> None:
+        """One claim's verdict with its verification ledger (what it cost), under its own key."""
+        claim_id = checked.claims[0].claim.id
+        self.data[_verdict_key(answer_id, claim_id)] = checked.model_dump(mode="json", exclude_none=True)
 
-    def verdict(self, answer_id: str, claim_id: str) -> CheckedClaim | None:
+    def verdict(self, answer_id: str, claim_id: str) -> Checked | None:
         raw = self.data.get(_verdict_key(answer_id, claim_id))
-        return None if raw is None else CheckedClaim.model_validate(raw)
+        return None if raw is None else Checked.model_validate(raw)
 
     def close(self, answer_id: str, status: GatherStatus, *, now_ms: int, outcome: str) -> None:
         """Drop the bulky data, keep a small marker that says the answer went out."""
@@ -184,11 +181,10 @@ def _merge(
         state.put_plan(message.answer_id, message.plan)
         update["has_plan"] = True
     if message.checked is not None:
-        state.put_verdict(message.answer_id, message.checked)
+        state.put_verdict(message.answer_id, Checked(claims=(message.checked,), ledger=message.ledger))
         claim_id = message.checked.claim.id
         if claim_id not in base.seen:
             update["seen"] = (*base.seen, claim_id)
-            update["verify_ms"] = round(base.verify_ms + message.verify_ms, 3)
     return base.model_copy(update=update)
 
 
@@ -213,24 +209,10 @@ async def _complete(
     ctx: AgentContext, state: GatherState, answer_id: str, status: GatherStatus, *, missing: bool
 ) -> None:
     plan = state.plan(answer_id)
-    checked, absent = _checked_claims(ctx, state, plan, answer_id)
-    stats = (
-        Stats(fallback=f"gather deadline: {absent} of {len(plan.tasks)} verdicts missing") if absent else None
-    )
-    decision = RouteDecision(
-        route=plan.route.route,
-        complexity=plan.route.complexity,
-        stakes=plan.route.stakes,
-        reason=plan.route.reason,
-    )
-    stage_ms = {**plan.stage_ms, "verify": status.verify_ms}
+    checked = _checked_claims(ctx, state, plan, answer_id)
     try:
         corrected = await with_retries(
-            lambda: ctx.blocking(
-                ctx.pipeline.finish, plan.answer, decision, checked, stage_ms=stage_ms, stats=stats
-            ),
-            policy=ctx.retry,
-            what="finish",
+            lambda: ctx.blocking(ctx.pipeline.finish, plan, checked), policy=ctx.retry, what="finish"
         )
         await emit_corrected(
             ctx, corrected, shadow=status.shadow, ingest_ms=status.ingest_ms, answer=plan.answer
@@ -250,21 +232,21 @@ async def _complete(
     ctx.counts["gathered_after_deadline" if missing else "gathered"] += 1
 
 
-def _checked_claims(
-    ctx: AgentContext, state: GatherState, plan: AnswerPlan, answer_id: str
-) -> tuple[list[CheckedClaim], int]:
-    deadline_s = ctx.settings.kafka.gather_deadline_s
-    checked: list[CheckedClaim] = []
-    absent = 0
-    for task in plan.tasks:
-        found = state.verdict(answer_id, task.claim.id)
-        if found is None:
-            absent += 1
-            found = unverified_for_missing(
-                task, reason=f"no verdict within the {deadline_s:g} s gather deadline"
+def _checked_claims(ctx: AgentContext, state: GatherState, plan: Plan, answer_id: str) -> list[Checked]:
+    """The verdicts that arrived, and the missing ones as UNVERIFIED with the deadline as the fallback."""
+    found = [(task, state.verdict(answer_id, task.claim.id)) for task in plan.tasks]
+    checked = [c for _, c in found if c is not None]
+    absent = [task for task, c in found if c is None]
+    if absent:
+        deadline_s = ctx.settings.kafka.gather_deadline_s
+        checked.append(
+            ctx.pipeline.unanswered(
+                absent,
+                reason=f"no verdict within the {deadline_s:g} s gather deadline",
+                fallback=f"gather deadline: {len(absent)} of {len(plan.tasks)} verdicts missing",
             )
-        checked.append(found)
-    return checked, absent
+        )
+    return checked
 
 
 async def send_tick(ctx: AgentContext, answer_id: str) -> None:

@@ -18,20 +18,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
+from workers.agents.topics import Topics
 from workers.errors import InvalidMessage, WoodpeckerError
 from workers.messages import DeadLetter
-from workers.settings import KafkaSettings
+from workers.settings import KafkaSettings, Settings
 from workers.telemetry import inject_headers, record_dead_letter
 from workers.validate import dead_letter
 
-if TYPE_CHECKING:
-    from workers.agents.context import AgentContext
-
 __all__ = [
+    "DeadLetterContext",
     "RecordTooLarge",
     "RetriesExhausted",
     "RetryPolicy",
@@ -114,8 +114,27 @@ def text_headers(headers: Mapping[str, bytes]) -> dict[str, str]:
     return {k: v.decode("utf-8", "replace") for k, v in headers.items()}
 
 
+class _Sink(Protocol):
+    async def send(
+        self, topic: str, *, key: str | None, value: bytes, headers: Mapping[str, bytes]
+    ) -> None: ...
+
+
+class DeadLetterContext(Protocol):
+    """What sending a dead letter needs of an agent's context (`agents.context.AgentContext` has it)."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def topics(self) -> Topics: ...
+    @property
+    def sink(self) -> _Sink: ...
+    @property
+    def counts(self) -> Counter[str]: ...
+
+
 async def send_dead_letter(
-    ctx: AgentContext,
+    ctx: DeadLetterContext,
     raw: bytes,
     *,
     exc: BaseException,
@@ -140,6 +159,6 @@ async def send_dead_letter(
     return record
 
 
-def _room(ctx: AgentContext) -> int:
+def _room(ctx: DeadLetterContext) -> int:
     # Base64 grows the original by 4/3, and the record needs room for the reason and headers.
     return max(1024, ctx.settings.kafka.max_record_bytes * 2 // 3 - 16_384)

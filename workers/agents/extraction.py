@@ -7,7 +7,8 @@ Usage::
 Per answer it sends exactly one of:
 - a pass-through on the output topic (sampled out; in shadow mode every answer),
 - a finished answer (fast path, or no claims found),
-- a plan to the verdicts topic (keyed by answer id) and one claim.v1 message per claim to the claims
+- a plan to the verdicts topic (keyed by answer id; its documents by reference when it is too large)
+  and one claim.v1 message per claim to the claims
   topic (keyed `answer id/claim id`, so one answer's claims spread over the verification replicas),
 - a dead letter for bad input; a dead letter and the original (flagged for review) when processing fails.
 """
@@ -19,18 +20,8 @@ from collections.abc import Mapping
 from workers.agents.context import AgentContext, emit_corrected, ingest_header, send_json
 from workers.agents.deadletter import send_dead_letter, with_retries
 from workers.errors import InvalidMessage
-from workers.messages import (
-    Answer,
-    AnswerPlan,
-    ClaimMessage,
-    Corrected,
-    GatherKind,
-    Route,
-    RouteInfo,
-    Stats,
-    VerdictMessage,
-)
-from workers.pipeline import Prepared, passthrough
+from workers.messages import Answer, ClaimMessage, Corrected, GatherKind, Plan, Route, Stats, VerdictMessage
+from workers.pipeline import passthrough
 from workers.validate import parse_answer
 
 __all__ = ["fail_open", "handle_answer"]
@@ -70,48 +61,42 @@ async def handle_answer(
 
 async def _extract(ctx: AgentContext, answer: Answer, *, shadow: bool, ingest_ms: int) -> None:
     policy = ctx.retry
-    prepared = await with_retries(
+    plan = await with_retries(
         lambda: ctx.blocking(ctx.pipeline.prepare, answer), policy=policy, what="prepare"
     )
-    if prepared.route.route is not Route.FULL or not prepared.tasks:
+    if not plan.tasks:  # a semantic-cache hit, a route that checks nothing, or no claims
         corrected = await with_retries(
-            lambda: ctx.blocking(ctx.pipeline.finish, answer, prepared.route, [], stage_ms=prepared.stage_ms),
-            policy=policy,
-            what="finish",
+            lambda: ctx.blocking(ctx.pipeline.finish, plan), policy=policy, what="finish"
         )
         await emit_corrected(ctx, corrected, shadow=shadow, ingest_ms=ingest_ms, answer=answer)
         return
-    await _send_plan(ctx, answer, prepared, shadow=shadow, ingest_ms=ingest_ms)
-    await _send_claims(ctx, answer, prepared, shadow=shadow, ingest_ms=ingest_ms)
+    await _send_plan(ctx, plan, shadow=shadow, ingest_ms=ingest_ms)
+    await _send_claims(ctx, plan, shadow=shadow, ingest_ms=ingest_ms)
 
 
-async def _send_plan(
-    ctx: AgentContext, answer: Answer, prepared: Prepared, *, shadow: bool, ingest_ms: int
-) -> None:
-    message = _plan_message(ctx, answer, prepared, shadow=shadow, ingest_ms=ingest_ms)
-    value = message.to_json()
+async def _send_plan(ctx: AgentContext, plan: Plan, *, shadow: bool, ingest_ms: int) -> None:
+    value = _plan_message(ctx, plan, shadow=shadow, ingest_ms=ingest_ms).to_json()
     if len(value) > ctx.settings.kafka.max_record_bytes:
-        # The evidence already rides in each task; correction can do without the full documents.
-        slim = answer.model_copy(update={"documents": ()})
-        value = _plan_message(ctx, slim, prepared, shadow=shadow, ingest_ms=ingest_ms).to_json()
-    headers = ingest_header(ingest_ms)
+        # The documents go by reference (tenant-scoped, with a TTL); correction reads them back, and
+        # holds the answer for review if it cannot.
+        slim = await ctx.blocking(ctx.pipeline.by_reference, plan)
+        value = _plan_message(ctx, slim, shadow=shadow, ingest_ms=ingest_ms).to_json()
+        ctx.counts["plans_by_reference"] += 1
     await send_json(
-        ctx, ctx.topics.verdicts, key=answer.id, value=value, schema="verdict.v1", headers=headers
+        ctx,
+        ctx.topics.verdicts,
+        key=plan.answer.id,
+        value=value,
+        schema="verdict.v1",
+        headers=ingest_header(ingest_ms),
     )
 
 
-def _plan_message(
-    ctx: AgentContext, answer: Answer, prepared: Prepared, *, shadow: bool, ingest_ms: int
-) -> VerdictMessage:
-    decision = prepared.route
-    route = RouteInfo(
-        route=decision.route, complexity=decision.complexity, stakes=decision.stakes, reason=decision.reason
-    )
-    plan = AnswerPlan(answer=answer, route=route, tasks=prepared.tasks, stage_ms=prepared.stage_ms)
+def _plan_message(ctx: AgentContext, plan: Plan, *, shadow: bool, ingest_ms: int) -> VerdictMessage:
     return VerdictMessage(
         kind=GatherKind.PLAN,
-        answer_id=answer.id,
-        expected=len(prepared.tasks),
+        answer_id=plan.answer.id,
+        expected=len(plan.tasks),
         shadow=shadow,
         ingest_ms=ingest_ms,
         plan=plan,
@@ -119,17 +104,17 @@ def _plan_message(
     )
 
 
-async def _send_claims(
-    ctx: AgentContext, answer: Answer, prepared: Prepared, *, shadow: bool, ingest_ms: int
-) -> None:
-    for task in prepared.tasks:
+async def _send_claims(ctx: AgentContext, plan: Plan, *, shadow: bool, ingest_ms: int) -> None:
+    answer = plan.answer
+    for task in plan.tasks:
         message = ClaimMessage(
             answer_id=answer.id,
             tenant=answer.tenant,
-            expected=len(prepared.tasks),
+            expected=len(plan.tasks),
             task=task,
             shadow=shadow,
             ingest_ms=ingest_ms,
+            llm_s=plan.ledger.llm_s,
         )
         key = f"{answer.id}/{task.claim.id}"
         await send_json(
@@ -140,7 +125,7 @@ async def _send_claims(
             schema="claim.v1",
             headers=ingest_header(ingest_ms),
         )
-    ctx.counts["claims_sent"] += len(prepared.tasks)
+    ctx.counts["claims_sent"] += len(plan.tasks)
 
 
 async def fail_open(

@@ -15,8 +15,7 @@ from collections.abc import Mapping
 from workers.agents.context import AgentContext, ingest_header, send_json
 from workers.agents.deadletter import classify, send_dead_letter, with_retries
 from workers.errors import InvalidMessage
-from workers.messages import CheckedClaim, ClaimMessage, GatherKind, VerdictMessage
-from workers.pipeline import unverified_for_missing
+from workers.messages import Checked, ClaimMessage, GatherKind, VerdictMessage
 
 __all__ = ["handle_claim"]
 
@@ -29,7 +28,6 @@ async def handle_claim(ctx: AgentContext, raw: bytes, *, headers: Mapping[str, b
     except InvalidMessage as exc:
         await send_dead_letter(ctx, raw, exc=exc, stage=STAGE, headers=headers)
         return
-    started = ctx.clock()
     checked = await _verify(ctx, message, raw=raw, headers=headers)
     verdict = VerdictMessage(
         kind=GatherKind.VERDICT,
@@ -37,8 +35,8 @@ async def handle_claim(ctx: AgentContext, raw: bytes, *, headers: Mapping[str, b
         expected=message.expected,
         shadow=message.shadow,
         ingest_ms=message.ingest_ms,
-        checked=checked,
-        verify_ms=round(max(0.0, ctx.clock() - started) * 1000.0, 3),
+        checked=checked.claims[0],
+        ledger=checked.ledger,
         worker=ctx.worker,
     )
     await send_json(
@@ -54,14 +52,18 @@ async def handle_claim(ctx: AgentContext, raw: bytes, *, headers: Mapping[str, b
 
 async def _verify(
     ctx: AgentContext, message: ClaimMessage, *, raw: bytes, headers: Mapping[str, bytes]
-) -> CheckedClaim:
+) -> Checked:
+    tasks = [message.task]
     try:
-        results = await with_retries(
-            lambda: ctx.blocking(ctx.pipeline.verify, [message.task]), policy=ctx.retry, what="verify"
+        checked = await with_retries(
+            lambda: ctx.blocking(ctx.pipeline.verify, tasks, llm_s=message.llm_s),
+            policy=ctx.retry,
+            what="verify",
         )
-        if len(results) != 1:
-            raise RuntimeError(f"verify returned {len(results)} results for one claim")
-        return results[0]
+        if len(checked.claims) != 1:
+            raise RuntimeError(f"verify returned {len(checked.claims)} results for one claim")
+        return checked
     except Exception as exc:
         await send_dead_letter(ctx, raw, exc=exc, stage=STAGE, headers=headers, answer_id=message.answer_id)
-        return unverified_for_missing(message.task, reason=f"verification failed: {classify(exc)[0]}")
+        reason = f"verification failed: {classify(exc)[0]}"
+        return ctx.pipeline.unanswered(tasks, reason=reason, fallback=None)

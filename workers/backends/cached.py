@@ -120,14 +120,21 @@ class CachedChecker:
         keys = [self._key(claim, windows) for claim, windows in items]
         raw = self.cache.get_many(keys)
         results = [_result(b, windows) for b, (_, windows) in zip(raw, items, strict=True)]
-        todo = [i for i, r in enumerate(results) if r is None]
+        # A pair asked twice in one call (a claim and its citation check on the same window) is judged
+        # once and counts as a hit the second time, as it would when the two come one by one.
+        first: dict[str, int] = {}
+        for i, r in enumerate(results):
+            if r is None:
+                first.setdefault(keys[i], i)
+        todo = list(first.values())
         fresh = self.inner.judge_many([items[i] for i in todo]) if todo else []
-        blobs = {keys[i]: _result_bytes(r) for i, r in zip(todo, fresh, strict=True) if _cacheable(r)}
-        self.cache.set_many(blobs, ttl_s=self._ttl_s)
+        by_key = {keys[i]: r for i, r in zip(todo, fresh, strict=True)}
+        self.cache.set_many(
+            {k: _result_bytes(r) for k, r in by_key.items() if _cacheable(r)}, ttl_s=self._ttl_s
+        )
         self.cache.stats.record("verdict", hits=len(items) - len(todo), misses=len(todo))
         note_hits("verdict", len(items) - len(todo))
-        fill = iter(fresh)
-        return [r if r is not None else next(fill) for r in results]
+        return [r if r is not None else by_key[k] for r, k in zip(results, keys, strict=True)]
 
     def _key(self, claim: Claim, windows: Sequence[Evidence]) -> str:
         spans = [[w.doc_id, w.start, w.end, w.text] for w in windows]

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from workers.messages import Answer, Corrected, StageUsage, Stats
+from workers.messages import Answer, Corrected, Ledger, StageUsage, Stats
 from workers.settings import ModelSettings
 
 __all__ = [
@@ -141,6 +141,20 @@ class UsageLedger:
             }
         )
 
+    def snapshot(
+        self, *, stage_ms: Mapping[str, float], cache_hits: Mapping[str, int], spent_s: float
+    ) -> Ledger:
+        """This phase's `Ledger`: what was recorded here, with the phase's timings and cache hits;
+        `spent_s` (LLM seconds spent before the phase, added for the budget) is not counted again."""
+        return Ledger(
+            stage_ms=dict(stage_ms),
+            cache_hits=dict(cache_hits),
+            llm_stages={k: _stage_usage(v) for k, v in self.stages().items()},
+            fallbacks=self.fallbacks,
+            escalated=self.escalated,
+            llm_s=round(max(0.0, self.llm_seconds - spent_s), 6),
+        )
+
     def apply(self, corrected: Corrected) -> Corrected:
         return corrected.model_copy(update={"stats": self.merge_into(corrected.stats)})
 
@@ -155,10 +169,11 @@ _CURRENT: ContextVar[UsageLedger | None] = ContextVar("woodpecker_llm_usage", de
 
 
 @contextmanager
-def usage_scope() -> Iterator[UsageLedger]:
-    """Open a ledger for one answer; a scope nested inside another shares the outer ledger."""
+def usage_scope(*, fresh: bool = False) -> Iterator[UsageLedger]:
+    """Open a ledger for one answer; a scope nested inside another shares the outer ledger unless
+    `fresh` (each pipeline phase keeps its own, and returns it in its ledger)."""
     outer = _CURRENT.get()
-    if outer is not None:
+    if outer is not None and not fresh:
         yield outer
         return
     ledger = UsageLedger()

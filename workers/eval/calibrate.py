@@ -41,7 +41,7 @@ from workers.errors import ConfigError, WoodpeckerError
 from workers.eval.datasets import DatasetError, EvalItem, Kind, Split, load_dataset, select
 from workers.eval.metrics import binary_scores, confusion, share
 from workers.eval.report import write_json
-from workers.messages import Answer, CheckedClaim, ClaimTask, Judgement, Verdict
+from workers.messages import Answer, Checked, CheckedClaim, ClaimTask, Judgement, Verdict
 from workers.settings import Settings
 
 __all__ = [
@@ -115,7 +115,7 @@ class ClaimJudge(Protocol):
 class _Stepwise(Protocol):
     def prepare(self, answer: Answer) -> Any: ...
 
-    def verify(self, tasks: Sequence[ClaimTask]) -> list[CheckedClaim]: ...
+    def verify(self, tasks: Sequence[ClaimTask]) -> Checked: ...
 
 
 class PipelineJudge:
@@ -127,7 +127,7 @@ class PipelineJudge:
     def checked(self, answer: Answer) -> list[CheckedClaim]:
         from workers.stages.cite import split_checked
 
-        claims, _citations = split_checked(self._pipeline.verify(self._pipeline.prepare(answer).tasks))
+        claims, _citations = split_checked(self._pipeline.verify(self._pipeline.prepare(answer).tasks).claims)
         return claims
 
 

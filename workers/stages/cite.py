@@ -25,10 +25,10 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
+from workers.citations import Citation, Found, Marker, Ref
 from workers.messages import Answer, CheckedClaim, Claim, ClaimTask, Document
 from workers.protocols import Embedder, Vectors
 from workers.settings import CitationSettings, CitationStyle, RetrievalSettings
@@ -59,64 +59,6 @@ _REF_SPLIT = re.compile(r"\s*(?:[,;]|&|\band\b)\s*")
 _RANGE = re.compile(r"(\d{1,4})\s*[-–]\s*(\d{1,4})")
 _TRAILING_NUMBER = re.compile(r"(\d{1,5})\Z")
 _MAX_RANGE = 50
-
-
-@dataclass(frozen=True, slots=True)
-class Ref:
-    """One reference of a marker as written, and the document (index) it names; `by_id` if by id/title."""
-
-    text: str
-    doc: int | None
-    by_id: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Marker:
-    """An inline marker `text[start:end]`; `text[refs_start:refs_end]` holds its references."""
-
-    start: int
-    end: int
-    refs_start: int
-    refs_end: int
-    style: str
-    refs: tuple[Ref, ...]
-    separator: str = ", "
-
-
-@dataclass(frozen=True, slots=True)
-class Citation:
-    """A citation of the span `start:end` (original offsets) to the documents `docs` (indices)."""
-
-    index: int
-    start: int
-    end: int
-    docs: tuple[int, ...]
-    cited: tuple[str, ...]
-    marker: Marker | None = None
-
-    @property
-    def complete(self) -> bool:
-        """Every reference names a document."""
-        return len(self.cited) == len(self.docs) and (
-            self.marker is None or all(r.doc is not None for r in self.marker.refs)
-        )
-
-    def covers(self, claim: Claim) -> bool:
-        return claim.start < self.end and self.start < claim.end
-
-
-@dataclass(frozen=True)
-class Found:
-    """An answer's citations; `masked` is the answer with the markers blanked (same length)."""
-
-    text: str
-    masked: str
-    doc_ids: tuple[str, ...]
-    citations: tuple[Citation, ...] = ()
-    style: str = "numeric"
-
-    def doc_index(self, doc_id: str) -> int | None:
-        return self.doc_ids.index(doc_id) if doc_id in self.doc_ids else None
 
 
 # ---- parsing -------------------------------------------------------------------------------------
