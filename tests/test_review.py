@@ -15,16 +15,8 @@ from workers.agents.broker import EmbeddedBroker
 from workers.agents.topics import Topics, client_options, ensure_topics
 from workers.cli import main
 from workers.messages import Action, ClaimResult, Corrected, Judgement, Route, Verdict
-from workers.review import (
-    Decision,
-    ReviewError,
-    _read_topic,
-    approved,
-    decide,
-    decisions_topic,
-    load_queue,
-    rejected,
-)
+from workers.review import ReviewError, _read_topic, approved, decisions_topic, load_queue, rejected
+from workers.review_command import Decision, decide
 from workers.settings import Settings
 from workers.telemetry import answer_span, extract_context, inject_headers, setup_telemetry
 

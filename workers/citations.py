@@ -12,10 +12,17 @@ Usage::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from workers.messages import Claim
+
+class _Span(Protocol):
+    """Anything with offsets on the answer (a `messages.Claim`); no import of messages, which imports this."""
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+
 
 __all__ = ["Citation", "Found", "Marker", "Ref"]
 
@@ -60,7 +67,7 @@ class Citation:
             self.marker is None or all(r.doc is not None for r in self.marker.refs)
         )
 
-    def covers(self, claim: Claim) -> bool:
+    def covers(self, claim: _Span) -> bool:
         return claim.start < self.end and self.start < claim.end
 
 

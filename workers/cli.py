@@ -29,7 +29,7 @@ _COMMAND_MODULES = (
     "workers.batch",
     "workers.agents.commands",
     "workers.eval.command",
-    "workers.review",
+    "workers.review_command",
     "workers.server.command",
     "workers.training.command",
 )

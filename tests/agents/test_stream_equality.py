@@ -142,7 +142,9 @@ async def test_batch_and_stream_give_the_same_output_field_for_field(
     differ = [
         (i, field, got, want)
         for i in ids
-        for (field, got), want in zip(_compared(streamed[i]).items(), _compared(batched[i]).values(), strict=True)
+        for (field, got), want in zip(
+            _compared(streamed[i]).items(), _compared(batched[i]).values(), strict=True
+        )
         if got != want
     ]
     assert differ == []

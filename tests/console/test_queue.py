@@ -157,7 +157,8 @@ async def test_reject_publishes_the_original_and_logs_the_decision(
 async def test_the_command_line_decides_through_the_store_when_it_holds_the_item(
     settings: Settings, store: ReviewStore
 ) -> None:
-    from workers.review import Decision, ReviewError, decide
+    from workers.review import ReviewError
+    from workers.review_command import Decision, decide
 
     await seed(settings, [review_request("a1", "acme")])
     await _sync(settings, store, expect=1)

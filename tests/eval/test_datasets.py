@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from workers.eval.adapters import locate
-from workers.eval.datasets import DatasetError, EvalItem, GoldRegion, Split, in_split, load_dataset, select
+from workers.eval.adapters import load_dataset, locate
+from workers.eval.datasets import DatasetError, EvalItem, GoldRegion, Split, in_split, select
 from workers.messages import Answer
 
 

@@ -31,7 +31,8 @@ from typing import Any
 import orjson
 
 from workers.backends.llm_fake import FakeLLMServer, Scripted
-from workers.eval.datasets import DatasetError, EvalItem, load_dataset, select
+from workers.eval.adapters import load_dataset
+from workers.eval.datasets import DatasetError, EvalItem, select
 from workers.eval.metrics import binary_scores, confusion
 from workers.eval.runner import Processor
 from workers.messages import Corrected, Verdict

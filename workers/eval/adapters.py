@@ -30,10 +30,10 @@ from typing import Any
 
 import orjson
 
-from workers.eval.datasets import DatasetError, EvalItem, GoldRegion, Span, read_jsonl
+from workers.eval.datasets import DATASETS, DatasetError, EvalItem, GoldRegion, Span, load_jsonl, read_jsonl
 from workers.messages import Answer, Document
 
-__all__ = ["DOMAINS", "load_factcheck", "load_faithbench", "load_halueval", "locate"]
+__all__ = ["DOMAINS", "load_dataset", "load_factcheck", "load_faithbench", "load_halueval", "locate"]
 
 FAITHBENCH_QUERY = "Summarize the document."
 # The answer domain of each dataset's items.
@@ -350,4 +350,22 @@ def _stance_items(
                 stance=str(rec.get("stance", "")),
             )
         )
+    return items
+
+
+def load_dataset(name: str, path: Path) -> list[EvalItem]:
+    """All items of dataset `name` found at `path` (its folder; a single file also works)."""
+    if not path.exists():
+        raise DatasetError(f"{name}: {path} does not exist")
+    loaders = {
+        "faithbench": load_faithbench,
+        "factcheck-gpt": load_factcheck,
+        "halueval-qa": load_halueval,
+        "jsonl": load_jsonl,
+    }
+    if name not in loaders:
+        raise DatasetError(f"unknown dataset {name!r}; choose one of {', '.join(DATASETS)}")
+    items = loaders[name](path)
+    if not items:
+        raise DatasetError(f"{name}: no items found in {path}")
     return items

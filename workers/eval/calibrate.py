@@ -38,7 +38,8 @@ import orjson
 from tqdm import tqdm
 
 from workers.errors import ConfigError, WoodpeckerError
-from workers.eval.datasets import DatasetError, EvalItem, Kind, Split, load_dataset, select
+from workers.eval.adapters import load_dataset
+from workers.eval.datasets import DatasetError, EvalItem, Kind, Split, select
 from workers.eval.metrics import binary_scores, confusion, share
 from workers.eval.report import write_json
 from workers.messages import Answer, Checked, CheckedClaim, ClaimTask, Judgement, Verdict

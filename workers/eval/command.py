@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from workers.errors import ConfigError
-from workers.eval.datasets import DATASETS, DatasetError, Split, load_dataset, select
+from workers.eval.adapters import load_dataset
+from workers.eval.datasets import DATASETS, DatasetError, Split, select
 from workers.eval.report import build_report, write_html, write_json
 from workers.eval.runner import Processor, run_items
 from workers.settings import BackendKind, Settings, StageModel

@@ -15,7 +15,7 @@ The `jsonl` format is answer.v1 with one extra key, `label`::
 
 Usage::
 
-    items = load_dataset("halueval-qa", Path("../shared/data/halueval-qa"))
+    items = load_dataset("halueval-qa", Path("../shared/data/halueval-qa"))   # workers.eval.adapters
     dev = select(items, split="dev", limit=50, seed=0)
 """
 
@@ -43,7 +43,6 @@ __all__ = [
     "Span",
     "Split",
     "in_split",
-    "load_dataset",
     "load_jsonl",
     "read_jsonl",
     "select",
@@ -137,26 +136,6 @@ def select(
         positions = [i for i, it in enumerate(chosen) if it.kind == kind]
         keep.update(rng.sample(positions, min(limit, len(positions))))
     return [it for i, it in enumerate(chosen) if i in keep]
-
-
-def load_dataset(name: str, path: Path) -> list[EvalItem]:
-    """All items of dataset `name` found at `path` (its folder; a single file also works)."""
-    from workers.eval import adapters
-
-    if not path.exists():
-        raise DatasetError(f"{name}: {path} does not exist")
-    loaders = {
-        "faithbench": adapters.load_faithbench,
-        "factcheck-gpt": adapters.load_factcheck,
-        "halueval-qa": adapters.load_halueval,
-        "jsonl": load_jsonl,
-    }
-    if name not in loaders:
-        raise DatasetError(f"unknown dataset {name!r}; choose one of {', '.join(DATASETS)}")
-    items = loaders[name](path)
-    if not items:
-        raise DatasetError(f"{name}: no items found in {path}")
-    return items
 
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -22,11 +22,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from workers.errors import ConfigError
-from workers.eval.datasets import EvalItem, Split, load_dataset, select
-from workers.stages._text import content_words
-from workers.stages.extract import split_sentences
+from workers.eval.adapters import load_dataset
+from workers.eval.datasets import EvalItem, Split, select
 from workers.training.hardcases import hard_cases
-from workers.training.nli import nli_pairs
+from workers.training.nli import best_window, nli_pairs
 from workers.training.pairs import Label, Pair
 from workers.training.synthetic import synthesize
 
@@ -108,27 +107,6 @@ def _claim_spans(item: EvalItem) -> list[tuple[int, int]]:
     if item.regions:
         return [(r.start, r.end) for r in item.regions]
     return [(0, len(item.answer.answer))]
-
-
-def best_window(claim: str, documents: Sequence[str], *, max_chars: int = 400) -> str | None:
-    """The run of 1-3 sentences (at most `max_chars`) covering most of the claim's content words.
-
-    Lexical, not the production retriever: building the sets must stay fast on two cores, and the
-    production retriever ranks the same windows first for near-verbatim benchmark evidence.
-    """
-    wanted = set(content_words(claim))
-    best: tuple[float, str] | None = None
-    for doc in documents:
-        spans = split_sentences(doc)
-        for i in range(len(spans)):
-            for j in range(i, min(i + 3, len(spans))):
-                text = doc[spans[i][0] : spans[j][1]]
-                if len(text) > max_chars and j > i:
-                    break
-                score = len(wanted & set(content_words(text))) - 0.001 * len(text)
-                if best is None or score > best[0]:
-                    best = (score, text[:max_chars])
-    return best[1] if best else None
 
 
 def _gold(item: EvalItem, start: int, end: int) -> Label | None:

@@ -42,7 +42,8 @@ import numpy.typing as npt
 import orjson
 from tqdm import tqdm
 
-from workers.eval.datasets import EvalItem, Split, load_dataset, select
+from workers.eval.adapters import load_dataset
+from workers.eval.datasets import EvalItem, Split, select
 from workers.messages import Answer, ClaimTask, Document
 from workers.protocols import CheckResult
 from workers.stages.decide import Decision, feature_vector

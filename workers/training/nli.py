@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from workers.errors import ConfigError
+from workers.stages._text import content_words
+from workers.stages.extract import split_sentences
 from workers.training.pairs import Pair, Target
 
 __all__ = ["CAPS", "nli_pairs", "read_set", "valid_key"]
@@ -85,8 +87,6 @@ def nli_pairs(
 
 def read_set(path: Path, name: str) -> Iterator[tuple[str, Pair]]:
     """(split key, pair) per usable line of one set; long premises already windowed."""
-    from workers.training.data import best_window
-
     with path.open("rb") as lines:
         for line in lines:
             row: dict[str, Any] = orjson.loads(line)
@@ -111,3 +111,24 @@ def _split(name: str, rows: list[tuple[str, Pair]], *, seed: int) -> tuple[list[
     for key, pair in rows:
         (valid if valid_key(name, key, seed=seed) else train).append(pair)
     return train, valid
+
+
+def best_window(claim: str, documents: Sequence[str], *, max_chars: int = 400) -> str | None:
+    """The run of 1-3 sentences (at most `max_chars`) covering most of the claim's content words.
+
+    Lexical, not the production retriever: building the sets must stay fast on two cores, and the
+    production retriever ranks the same windows first for near-verbatim benchmark evidence.
+    """
+    wanted = set(content_words(claim))
+    best: tuple[float, str] | None = None
+    for doc in documents:
+        spans = split_sentences(doc)
+        for i in range(len(spans)):
+            for j in range(i, min(i + 3, len(spans))):
+                text = doc[spans[i][0] : spans[j][1]]
+                if len(text) > max_chars and j > i:
+                    break
+                score = len(wanted & set(content_words(text))) - 0.001 * len(text)
+                if best is None or score > best[0]:
+                    best = (score, text[:max_chars])
+    return best[1] if best else None
