@@ -211,24 +211,23 @@ def install(
 
     `faust=False` leaves out faust's and mode's (a process with plain aiokafka clients only). A
     workaround already installed stays installed: one process talks to one broker.
+
+        report = install(broker="kafka")    # report.skipped: the embedded-broker quirks
     """
     options = Options(empty_fetch_pause_s=empty_fetch_pause_s)
-    applied: list[str] = []
-    skipped: list[tuple[str, str]] = []
-    failed: list[Workaround] = []
-    for workaround in WORKAROUNDS:
-        why = _skip_reason(workaround, broker=broker, options=options, faust=faust)
-        if why is not None:
-            skipped.append((workaround.name, why))
-        elif workaround.apply(options):
-            applied.append(workaround.name)
-        else:
-            failed.append(workaround)
+    reasons = {w.name: _skip_reason(w, broker=broker, options=options, faust=faust) for w in WORKAROUNDS}
+    tried = [w for w in WORKAROUNDS if reasons[w.name] is None]
+    failed = [w for w in tried if not w.apply(options)]
     versions = installed_versions()
     _raise_if_required(failed, versions=versions)
     _warn_if_untested(versions)
-    names = tuple(w.name for w in failed)
-    return CompatReport(broker, tuple(applied), tuple(skipped), names, tuple(versions.items()))
+    return CompatReport(
+        broker=broker,
+        applied=tuple(w.name for w in tried if w not in failed),
+        skipped=tuple((name, why) for name, why in reasons.items() if why is not None),
+        failed=tuple(w.name for w in failed),
+        versions=tuple(versions.items()),
+    )
 
 
 def install_for(kafka: KafkaSettings, *, bootstrap: str, faust: bool = True) -> CompatReport:
