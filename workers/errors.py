@@ -5,7 +5,8 @@
     ├── BackendError        a backend (model, LLM endpoint, cache) failed
     │   └── BackendUnavailable   it cannot be reached now (circuit open, connection refused)
     ├── ConfigError         settings that cannot work together
-    │   └── ConfigFileNotFound   the settings file named does not exist (also a FileNotFoundError)
+    │   ├── ConfigFileNotFound   the settings file named does not exist (also a FileNotFoundError)
+    │   └── CompatError          a required faust/aiokafka workaround did not apply to the installed versions
     └── Overloaded          too much work at once: come back after `retry_after_s` (HTTP 429)
 
 Each `InvalidMessage` carries a `kind` (`invalid_json`, `invalid_utf8`, `schema`, `too_large`, ...)
@@ -17,6 +18,7 @@ from __future__ import annotations
 __all__ = [
     "BackendError",
     "BackendUnavailable",
+    "CompatError",
     "ConfigError",
     "ConfigFileNotFound",
     "InvalidMessage",
@@ -52,6 +54,18 @@ class ConfigError(WoodpeckerError):
 
 class ConfigFileNotFound(ConfigError, FileNotFoundError):
     """The settings file named by `--config` or WOODPECKER_CONFIG does not exist."""
+
+
+class CompatError(ConfigError):
+    """A workaround the worker cannot run without did not apply: the installed faust/aiokafka changed.
+
+    `failed` names the workarounds, `versions` the installed packages (name -> version).
+    """
+
+    def __init__(self, reason: str, *, failed: tuple[str, ...], versions: dict[str, str]) -> None:
+        super().__init__(reason)
+        self.failed = failed
+        self.versions = versions
 
 
 class Overloaded(WoodpeckerError):

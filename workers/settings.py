@@ -302,6 +302,10 @@ class TopicSettings(BaseModel):
 class KafkaSettings(BaseModel):
     model_config = _FROZEN
     bootstrap: str | None = None
+    # Which broker `bootstrap` names: "embedded" (noida-db) also installs the client workarounds for its
+    # quirks (workers/agents/compat.py). Unset: "embedded" for a noida-db broker this process started
+    # (LocalCluster passes that on to its workers), else "kafka".
+    broker: Literal["kafka", "embedded"] | None = None
     topic_prefix: str = "woodpecker."
     partitions: int = Field(4, ge=1)
     replication_factor: int = Field(1, ge=1)

@@ -1,8 +1,10 @@
 """faust's read offsets, patched (workers/agents/seeking.py): a write by the fetch loop whose read came
 before a seek of that partition is ignored, so the seek's offset stands and nothing is dropped as read.
 
-`_drain_messages` below stands in for faust's fetch loop (the patch recognises the loop by that name):
-it reads a partition's offset, waits while the record is delivered, then writes the record's offset.
+`_loop_step` below stands in for one step of faust's fetch loop, run in a task of its own marked as the
+loop (as the patched `Consumer._drain_messages` marks faust's): it reads a partition's offset, waits while
+the record is delivered, then writes the record's offset. Seeks come from other tasks. faust's real loop
+is driven in tests/agents/test_compat.py.
 """
 
 from __future__ import annotations
@@ -17,20 +19,29 @@ from workers.agents.seeking import ReadOffsets, keep_read_offsets_after_seek
 TP = ("woodpecker.verdicts", 2)
 
 
-async def _drain_messages(offsets: ReadOffsets, offset: int, delivered: asyncio.Event) -> bool:
+async def _loop_step(offsets: ReadOffsets, offset: int, delivered: asyncio.Event) -> bool:
     """One step of the fetch loop: compare, deliver (waiting), then record the offset as read."""
+    with offsets.fetch_loop():
+        read = offsets[TP]
+        fresh = read is None or offset >= read
+        await delivered.wait()
+        offsets[TP] = offset
+        return fresh
+
+
+async def _drain_messages(offsets: ReadOffsets, offset: int, delivered: asyncio.Event) -> bool:
+    """Named like faust's loop but not running as it: its writes are seeks (no frame names are read)."""
     read = offsets[TP]
-    fresh = read is None or offset >= read
     await delivered.wait()
     offsets[TP] = offset
-    return fresh
+    return read is None or offset >= read
 
 
 async def test_a_read_offset_written_after_a_seek_from_before_it_is_ignored() -> None:
     offsets = ReadOffsets()
     offsets.update({TP: 100})
     delivered = asyncio.Event()
-    step = asyncio.ensure_future(_drain_messages(offsets, 198, delivered))
+    step = asyncio.ensure_future(_loop_step(offsets, 198, delivered))
     await asyncio.sleep(0)  # the loop has read 100 and waits on a full buffer
     offsets.update({TP: 139})  # perform_seek: back to the committed offset
     delivered.set()
@@ -38,7 +49,7 @@ async def test_a_read_offset_written_after_a_seek_from_before_it_is_ignored() ->
     assert offsets[TP] == 139 and offsets.stale_writes == 1
     # The records from 139 on are fetched again and pass the loop's check instead of being dropped.
     delivered.clear()
-    again = asyncio.ensure_future(_drain_messages(offsets, 139, delivered))
+    again = asyncio.ensure_future(_loop_step(offsets, 139, delivered))
     delivered.set()
     assert await again
     assert offsets[TP] == 139
@@ -49,9 +60,9 @@ async def test_loop_writes_without_a_seek_in_between_pass_as_before() -> None:
     delivered = asyncio.Event()
     delivered.set()
     for offset in (5, 6, 7):
-        assert await _drain_messages(offsets, offset, delivered)
+        assert await _loop_step(offsets, offset, delivered)
     assert offsets[TP] == 7 and offsets.stale_writes == 0
-    assert not await _drain_messages(offsets, 3, delivered)  # an old record is still dropped as read
+    assert not await _loop_step(offsets, 3, delivered)  # an old record is still dropped as read
 
 
 async def test_revocations_and_other_writes_count_as_seeks() -> None:
@@ -63,12 +74,27 @@ async def test_revocations_and_other_writes_count_as_seeks() -> None:
     for seek in seeks:
         offsets = ReadOffsets([(TP, 10)])
         delivered = asyncio.Event()
-        step = asyncio.ensure_future(_drain_messages(offsets, 60, delivered))
+        step = asyncio.ensure_future(_loop_step(offsets, 60, delivered))
         await asyncio.sleep(0)
         seek(offsets)
         delivered.set()
         await step
         assert offsets.stale_writes == 1 and offsets.get(TP) in (None, 50)
+
+
+async def test_only_the_marked_task_is_the_fetch_loop_whatever_its_functions_are_called() -> None:
+    offsets = ReadOffsets([(TP, 100)])
+    delivered = asyncio.Event()
+    delivered.set()
+    await _drain_messages(offsets, 198, delivered)
+    assert offsets[TP] == 198 and offsets.stale_writes == 0  # a write from elsewhere: taken as a seek
+    late = asyncio.Event()
+    loop = asyncio.ensure_future(_loop_step(offsets, 199, late))
+    await asyncio.sleep(0)  # the loop's task waits on delivery; this task is still not the loop
+    offsets[TP] = 150
+    late.set()
+    await loop
+    assert offsets[TP] == 150 and offsets.stale_writes == 1
 
 
 def test_a_missing_partition_reads_as_none_without_being_inserted() -> None:
@@ -79,7 +105,7 @@ def test_a_missing_partition_reads_as_none_without_being_inserted() -> None:
 
 def test_installing_is_idempotent_and_wraps_the_consumer() -> None:
     assert keep_read_offsets_after_seek()
-    patched = consumer.Consumer.__init__
+    patched = consumer.Consumer.__init__, consumer.Consumer._drain_messages
     assert keep_read_offsets_after_seek()
-    assert consumer.Consumer.__init__ is patched
-    assert getattr(patched, "__woodpecker__", False)
+    assert (consumer.Consumer.__init__, consumer.Consumer._drain_messages) == patched
+    assert all(getattr(method, "__woodpecker__", False) for method in patched)

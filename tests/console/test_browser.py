@@ -66,6 +66,7 @@ def console(
     env = {
         **os.environ,
         "KAFKA_BOOTSTRAP": broker.bootstrap,
+        "WOODPECKER_KAFKA__BROKER": "embedded",  # the console's process did not start this broker
         "WOODPECKER_REDIS_URL": redis_url,
         "WOODPECKER_KAFKA__TOPIC_PREFIX": settings.kafka.topic_prefix,
         "WOODPECKER_KAFKA__APP_ID": settings.kafka.app_id,

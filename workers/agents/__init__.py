@@ -10,6 +10,7 @@ Usage::
 
 Modules: extraction / verification / correction (handlers), sampler, deadletter (retries, dead letters),
 context (what handlers get), app (one faust App per agent), worker (the process), topics, client
-(publish, tail), broker (embedded noida-db), cluster (local worker processes), pacing / membership /
-shutdown (client-side fixes for brokers and faust), commands (the CLI), demo, bench.
+(publish, tail), broker (embedded noida-db), cluster (local worker processes), compat (the one registry
+of the faust/aiokafka workarounds: pacing / membership / flushing / seeking / shutdown), commands (the
+CLI), demo, bench.
 """

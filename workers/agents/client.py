@@ -21,8 +21,8 @@ import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from aiokafka.errors import KafkaError
 
+from workers.agents.compat import install_for
 from workers.agents.context import H_INGEST_MS
-from workers.agents.pacing import pace_empty_fetches
 from workers.agents.topics import client_options
 from workers.settings import KafkaSettings
 
@@ -107,7 +107,7 @@ async def tail_records(
     also: Sequence[str] = (),
 ) -> AsyncGenerator[Record, None]:
     """Yield records of `topic` and the `also` topics until `limit` distinct keys or `idle_timeout_s` idle."""
-    pace_empty_fetches(kafka.empty_fetch_pause_s)
+    install_for(kafka, bootstrap=bootstrap, faust=False)
     consumer = AIOKafkaConsumer(
         topic,
         *also,

@@ -36,6 +36,7 @@ from typing import Any
 
 import orjson
 
+from workers.agents.broker import broker_kind
 from workers.agents.context import worker_name
 from workers.agents.shutdown import client_id, evict_members
 from workers.settings import KafkaSettings
@@ -108,6 +109,8 @@ class LocalCluster:
 
     def child_env(self) -> dict[str, str]:
         env = {**os.environ, **self.env, "KAFKA_BOOTSTRAP": self.bootstrap, "PYTHONUNBUFFERED": "1"}
+        # A worker cannot tell an embedded broker from its address; this process can (compat.py).
+        env.setdefault("WOODPECKER_KAFKA__BROKER", broker_kind(self.kafka, bootstrap=self.bootstrap))
         env.setdefault("HF_HUB_OFFLINE", "1")
         # Several torch processes on few cores: one thread each avoids oversubscription (10x on 2 cores).
         env.setdefault("OMP_NUM_THREADS", "1")

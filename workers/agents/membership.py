@@ -54,6 +54,7 @@ def _flagged(commit: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[A
         finally:
             setattr(self, _FLAG, False)
 
+    do_commit_offsets.__woodpecker__ = True  # type: ignore[attr-defined]
     return do_commit_offsets
 
 

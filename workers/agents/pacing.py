@@ -29,7 +29,7 @@ _Proc = Callable[..., Awaitable[bool]]
 
 
 def pace_empty_fetches(min_interval_s: float) -> bool:
-    """Install (or change) the pacing; returns False when aiokafka has no hook for it."""
+    """Install (or change) the pacing, idempotent; returns False when aiokafka has no hook for it."""
     from aiokafka.consumer import fetcher
 
     current: Any = getattr(fetcher.Fetcher, "_proc_fetch_request", None)
@@ -39,8 +39,8 @@ def pace_empty_fetches(min_interval_s: float) -> bool:
     original: _Proc = getattr(current, "__wrapped_unpaced__", current)
     if min_interval_s <= 0:
         fetcher.Fetcher._proc_fetch_request = original
-        return True
-    fetcher.Fetcher._proc_fetch_request = _paced(original, min_interval_s)
+    elif getattr(current, "__pause_s__", None) != min_interval_s:  # the same pacing stays as it is
+        fetcher.Fetcher._proc_fetch_request = _paced(original, min_interval_s)
     return True
 
 
@@ -59,4 +59,6 @@ def _paced(original: _Proc, min_interval_s: float) -> _Proc:
         return has_new_data
 
     proc_fetch_request.__wrapped_unpaced__ = original  # type: ignore[attr-defined]
+    proc_fetch_request.__pause_s__ = min_interval_s  # type: ignore[attr-defined]
+    proc_fetch_request.__woodpecker__ = True  # type: ignore[attr-defined]
     return proc_fetch_request

@@ -20,37 +20,47 @@ caught and ignored.
 With this patch a read offset the fetch loop writes is ignored when a seek (or a revocation) touched
 that partition after the loop read the value it compared against; every other write passes as before.
 A record delivered just before such a seek is then fetched and processed again, which at-least-once
-delivery and the idempotent agents allow for. Switches itself off (with a warning) when faust's
-consumer no longer has the parts this relies on.
+delivery and the idempotent agents allow for. The fetch loop is told apart by its task, not by its
+frame: the patched `Consumer._drain_messages` marks the task it runs in, and only reads and writes made
+in that task count as the loop's (seeks come from the rebalance and recovery tasks, or faust's consumer
+thread). Switches itself off (with a warning) when faust's consumer no longer has the parts this relies on.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
-import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
 __all__ = ["ReadOffsets", "keep_read_offsets_after_seek"]
 
 log = logging.getLogger(__name__)
 
-_LOOP = "_drain_messages"  # faust's fetch loop: the only caller of the mapping's [] get and set pair
+_Loop = Callable[[Any, Any], Awaitable[None]]
 
 
 def keep_read_offsets_after_seek() -> bool:
-    """Install once (idempotent); False when faust's Consumer changed shape."""
+    """Install once (idempotent); False when faust's Consumer changed shape.
+
+    Usage::
+
+        assert keep_read_offsets_after_seek()    # Consumer.__init__ and _drain_messages now wrapped
+    """
     from faust.transport import consumer
 
-    init: Any = consumer.Consumer.__init__
-    if not hasattr(consumer.Consumer, _LOOP) or not hasattr(consumer.Consumer, "perform_seek"):
+    cls: Any = consumer.Consumer
+    loop: Any = getattr(cls, "_drain_messages", None)
+    if loop is None or not hasattr(cls, "perform_seek"):
         log.warning("faust Consumer changed; a seek during delivery may still skip records")
         return False
-    if getattr(init, "__woodpecker__", False):
-        return True
-    consumer.Consumer.__init__ = _with_read_offsets(init)  # type: ignore[method-assign]
+    if not getattr(cls.__init__, "__woodpecker__", False):
+        cls.__init__ = _with_read_offsets(cls.__init__)
+    if not getattr(loop, "__woodpecker__", False):
+        cls._drain_messages = _marking_fetch_loop(loop)
     return True
 
 
@@ -59,25 +69,41 @@ class ReadOffsets(defaultdict[Any, int | None]):
 
     The fetch loop reads a partition's offset (`[]`) before it delivers a record and writes the record's
     offset (`[] =`) after; a write whose read came before the latest seek of that partition is stale.
-    Seeks and revocations reach the mapping through `update`, `pop`, `del` and writes from elsewhere.
+    Seeks and revocations reach the mapping through `update`, `pop`, `del` and writes from other tasks.
+
+        offsets = ReadOffsets()
+        with offsets.fetch_loop():        # in the fetch loop's task: its reads and writes are checked
+            ...
     """
 
     def __init__(self, items: Iterable[tuple[Any, int | None]] = ()) -> None:
         super().__init__(lambda: None, items)
         self._seeks: dict[Any, int] = {}
         self._read_at: dict[Any, int] = {}
+        self._loop_task: asyncio.Task[Any] | None = None
         self.stale_writes = 0
+
+    @contextlib.contextmanager
+    def fetch_loop(self) -> Iterator[None]:
+        """Marks the running task as faust's fetch loop while the block runs."""
+        task = asyncio.current_task()
+        self._loop_task = task
+        try:
+            yield
+        finally:
+            if self._loop_task is task:
+                self._loop_task = None
 
     def __missing__(self, tp: Any) -> None:
         return None  # as faust's defaultdict(lambda: None), without inserting (an insert is no seek)
 
     def __getitem__(self, tp: Any) -> int | None:
-        if _called_from_fetch_loop():
+        if self._in_fetch_loop():
             self._read_at[tp] = self._seeks.get(tp, 0)
         return super().__getitem__(tp)
 
     def __setitem__(self, tp: Any, offset: int | None) -> None:
-        if _called_from_fetch_loop():
+        if self._in_fetch_loop():
             if self._read_at.pop(tp, None) != self._seeks.get(tp, 0):
                 self.stale_writes += 1
                 return
@@ -102,10 +128,13 @@ class ReadOffsets(defaultdict[Any, int | None]):
     def _seeked(self, tp: Any) -> None:
         self._seeks[tp] = self._seeks.get(tp, 0) + 1
 
-
-def _called_from_fetch_loop() -> bool:
-    # Two frames up: this mapping's method, then its caller.
-    return sys._getframe(2).f_code.co_name == _LOOP
+    def _in_fetch_loop(self) -> bool:
+        if self._loop_task is None:
+            return False
+        try:
+            return asyncio.current_task() is self._loop_task
+        except RuntimeError:  # no event loop in this thread: faust's consumer thread seeking
+            return False
 
 
 def _with_read_offsets(init: Callable[..., None]) -> Callable[..., None]:
@@ -116,3 +145,15 @@ def _with_read_offsets(init: Callable[..., None]) -> Callable[..., None]:
 
     __init__.__woodpecker__ = True  # type: ignore[attr-defined]
     return __init__
+
+
+def _marking_fetch_loop(drain: _Loop) -> _Loop:
+    @functools.wraps(drain)
+    async def _drain_messages(self: Any, fetcher: Any) -> None:
+        offsets = self._read_offset
+        marked = offsets.fetch_loop() if isinstance(offsets, ReadOffsets) else contextlib.nullcontext()
+        with marked:
+            await drain(self, fetcher)
+
+    _drain_messages.__woodpecker__ = True  # type: ignore[attr-defined]
+    return _drain_messages

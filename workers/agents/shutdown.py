@@ -34,7 +34,14 @@ from aiokafka.protocol.group import LeaveGroupRequest
 from workers.agents.topics import client_options
 from workers.settings import KafkaSettings
 
-__all__ = ["ShutdownWatchdog", "client_id", "evict_members", "group_member", "leave_group"]
+__all__ = [
+    "ShutdownWatchdog",
+    "client_id",
+    "evict_members",
+    "group_member",
+    "leave_group",
+    "shutdown_hooks_present",
+]
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +75,31 @@ async def evict_members(kafka: KafkaSettings, *, bootstrap: str, groups: list[st
                 if await leave_group(kafka, bootstrap=bootstrap, group=name, member=member):
                     evicted.append(member)
     return evicted
+
+
+def shutdown_hooks_present() -> bool:
+    """Whether faust still has what the bounded shutdown hooks into; False (with a warning) when not.
+
+    Usage::
+
+        assert shutdown_hooks_present()    # the worker's _schedule_shutdown override is called on SIGTERM
+
+    Nothing is patched: the worker subclasses faust's Worker (mode's `_schedule_shutdown`, which the
+    signal handlers call) and `group_member` reads the consumer's coordinator through faust's consumer
+    thread (`Consumer._thread`, `AIOKafkaConsumerThread._consumer`).
+    """
+    from faust.transport.consumer import ThreadDelegateConsumer
+    from faust.transport.drivers.aiokafka import AIOKafkaConsumerThread
+    from mode import Worker
+
+    hooks = (
+        callable(getattr(Worker, "_schedule_shutdown", None)),
+        "_thread" in getattr(ThreadDelegateConsumer, "__annotations__", {}),
+        hasattr(AIOKafkaConsumerThread, "_consumer"),
+    )
+    if not all(hooks):
+        log.warning("faust's Worker or consumer thread changed; a stuck stop is not bounded")
+    return all(hooks)
 
 
 def group_member(app: Any) -> tuple[str, str] | None:

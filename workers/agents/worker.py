@@ -26,12 +26,9 @@ from typing import Any
 import faust
 import orjson
 
+from workers.agents import compat
 from workers.agents.app import AgentApp, create_apps
 from workers.agents.context import StreamPipeline
-from workers.agents.flushing import flush_producer_buffer_fully
-from workers.agents.membership import keep_member_id_on_illegal_generation, rejoin_on_empty_assignment
-from workers.agents.pacing import pace_empty_fetches
-from workers.agents.seeking import keep_read_offsets_after_seek
 from workers.agents.shutdown import ShutdownWatchdog
 from workers.agents.topics import ensure_topics
 from workers.settings import Settings
@@ -59,12 +56,8 @@ def run_worker(
     """Create the topics, build the pipeline, run faust until SIGTERM/SIGINT; returns the exit code."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
+    _install_workarounds(settings, bootstrap=bootstrap)
     setup_telemetry(settings, service_name="woodpecker-" + "-".join(sorted(agents)))
-    pace_empty_fetches(settings.kafka.empty_fetch_pause_s)
-    keep_member_id_on_illegal_generation()
-    rejoin_on_empty_assignment()
-    flush_producer_buffer_fully()
-    keep_read_offsets_after_seek()
     created = loop.run_until_complete(ensure_topics(settings.kafka, bootstrap=bootstrap))
     if created:
         log.info("created topics %s", ", ".join(created))
@@ -80,6 +73,14 @@ def run_worker(
             cleanup=lambda: shutil.rmtree(data_dir, ignore_errors=True),
         )  # fmt: skip
         return _run(apps, loop=loop, loglevel=loglevel, watchdog=watchdog)
+
+
+def _install_workarounds(settings: Settings, *, bootstrap: str) -> compat.CompatReport:
+    """The faust/aiokafka workarounds for this broker; CompatError (exit 2) if a required one failed."""
+    report = compat.install_for(settings.kafka, bootstrap=bootstrap)
+    # faust configures logging only later: a failed optional workaround must still be seen.
+    log.log(logging.WARNING if report.failed else logging.INFO, "%s", report.summary())
+    return report
 
 
 def _run(

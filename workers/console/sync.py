@@ -23,8 +23,8 @@ from typing import Any
 from aiokafka import AIOKafkaConsumer
 from aiokafka.structs import ConsumerRecord
 
+from workers.agents.compat import install_for
 from workers.agents.context import H_SCHEMA
-from workers.agents.pacing import pace_empty_fetches
 from workers.agents.topics import Topics, client_options
 from workers.console.store import ReviewStore
 from workers.errors import InvalidMessage
@@ -47,7 +47,7 @@ class ReviewSync:
 
     async def start(self) -> None:
         kafka = self.settings.kafka
-        pace_empty_fetches(kafka.empty_fetch_pause_s)
+        install_for(kafka, bootstrap=self.bootstrap, faust=False)
         self._consumer = AIOKafkaConsumer(
             self.topic,
             **client_options(kafka, bootstrap=self.bootstrap),
