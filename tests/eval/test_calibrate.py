@@ -13,7 +13,7 @@ from workers.errors import InvalidMessage
 from workers.eval import calibrate as cal
 from workers.eval.calibrate import ClaimRecord, ItemRecord
 from workers.eval.datasets import EvalItem
-from workers.messages import Answer, CheckedClaim, Claim, ClaimTask, Judgement, Verdict
+from workers.messages import Answer, Checked, CheckedClaim, Claim, ClaimTask, Judgement, Verdict
 from workers.protocols import CheckResult
 from workers.stages.verify import combine
 
@@ -134,8 +134,8 @@ class FakeStepwise:
             "P", (), {"tasks": tuple(ClaimTask(claim=claim.model_copy(update={"id": i})) for i in self.tasks)}
         )
 
-    def verify(self, tasks: Sequence[ClaimTask]) -> list[CheckedClaim]:
-        return [_checked(t.claim.id, 0.9, Judgement.SUPPORT) for t in tasks]
+    def verify(self, tasks: Sequence[ClaimTask]) -> Checked:
+        return Checked(claims=tuple(_checked(t.claim.id, 0.9, Judgement.SUPPORT) for t in tasks))
 
 
 def test_pipeline_judge_leaves_out_citation_checks() -> None:
