@@ -46,6 +46,7 @@ from workers.stages.correct import CorrectionOutcome, correct
 from workers.stages.decide import Decision
 from workers.stages.decompose import decompose
 from workers.stages.extract import extract_claims
+from workers.stages.qa2d import with_question
 from workers.stages.retrieve import EvidenceIndex, build_index, retrieve_many
 from workers.stages.route import RouteDecision, route
 from workers.stages.verify import verify_many
@@ -145,6 +146,8 @@ class Pipeline:
                 items = self.extractor.extract(answer.model_copy(update={"answer": masked}))
             else:
                 claims = extract_claims(masked, max_claims=self.settings.limits.max_claims)
+                if self.settings.retrieval.short_answers_with_question:  # "Paris": read with its question
+                    claims = with_question(claims, masked, question=answer.query)
         if self.extractor is None:
             with self._timed(ms, "decompose"):
                 items = [(c, decompose(c, question=answer.query)) for c in claims]
