@@ -7,7 +7,10 @@ claim supports nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
+
+import pytest
 
 from workers.messages import Action, Answer, Document, Verdict
 
@@ -75,3 +78,58 @@ def test_a_passage_on_the_same_topic_supports_nothing(real_pipeline: Pipeline) -
         real_pipeline, "The Hubble Space Telescope was built by Lockheed in Sunnyvale.", HUBBLE, "general"
     )
     assert all(v is not Verdict.VERIFIED for v, _ in got.values())
+
+
+FRANCE = Document(id="france-1", text="France is a country in Western Europe. Its capital is Paris.")
+FRANCE_LYON = Document(
+    id="france-2",
+    text=(
+        "France is a country in Western Europe. Paris is the capital and largest city of France. "
+        "Lyon, on the Rhône, is the third-largest city in the country."
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def qa_pipeline() -> Iterator[Pipeline]:
+    from workers.pipeline import build_pipeline
+    from workers.settings import Settings
+
+    base = Settings.load()
+    retrieval = base.retrieval.model_copy(update={"short_answers_with_question": True})
+    with build_pipeline(base.model_copy(update={"retrieval": retrieval})) as pipeline:
+        yield pipeline
+
+
+def _answered(pipeline: Pipeline, answer: str, doc: Document) -> list[tuple[str, Verdict]]:
+    question = "What is the capital of France?"
+    out = pipeline.process(Answer(id="qa", query=question, answer=answer, documents=(doc,), domain="qa"))
+    return [(c.text, c.verdict) for c in out.claims]
+
+
+def test_a_right_short_answer_is_verified_with_its_question(qa_pipeline: Pipeline) -> None:
+    # "Paris" alone states nothing; read as "The capital of France is Paris" it is checked and verified.
+    assert _answered(qa_pipeline, "Paris", FRANCE) == [("Paris", Verdict.VERIFIED)]
+    assert _answered(qa_pipeline, "Paris", FRANCE_LYON) == [("Paris", Verdict.VERIFIED)]
+
+
+def test_a_wrong_short_answer_is_not_verified(qa_pipeline: Pipeline) -> None:
+    # The rules find "Paris" where the statement has "Lyon", and the fix lands on the answer as written.
+    question = "What is the capital of France?"
+    answer = Answer(id="qa", query=question, answer="Lyon", documents=(FRANCE,), domain="qa")
+    out = qa_pipeline.process(answer)
+    [claim] = out.claims
+    assert claim.verdict is not Verdict.VERIFIED
+    assert claim.verdict is Verdict.CONTRADICTED and out.corrected == "Paris"
+
+
+@pytest.mark.xfail(strict=True, reason="known failure: the model supports it on the two-sentence window")
+def test_a_wrong_short_answer_the_document_names_elsewhere_is_not_verified(qa_pipeline: Pipeline) -> None:
+    # "The capital of France is Lyon" against "Paris is the capital ... Lyon, on the Rhône, is the
+    # third-largest city": P(support) 0.93 on that window, though each sentence alone contradicts it.
+    [(_, verdict)] = _answered(qa_pipeline, "Lyon", FRANCE_LYON)
+    assert verdict is not Verdict.VERIFIED
+
+
+def test_without_the_setting_a_short_answer_makes_no_claim(real_pipeline: Pipeline) -> None:
+    assert _answered(real_pipeline, "Lyon", FRANCE) == []

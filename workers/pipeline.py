@@ -58,6 +58,7 @@ from workers.stages.correct import CorrectionOutcome, correct
 from workers.stages.decide import Decision
 from workers.stages.decompose import decompose
 from workers.stages.extract import extract_claims
+from workers.stages.qa2d import with_question
 from workers.stages.retrieve import EvidenceIndex, build_index, retrieve_many
 from workers.stages.route import route
 from workers.stages.verify import verify_many
@@ -212,6 +213,8 @@ class Pipeline:
             if self.extractor is not None:  # claims and queries in one step (one LLM round trip)
                 return self.extractor.extract(answer.model_copy(update={"answer": found.masked}))
             claims = extract_claims(found.masked, max_claims=self.settings.limits.max_claims)
+            if self.settings.retrieval.short_answers_with_question:  # "Paris": read with its question
+                claims = with_question(claims, found.masked, question=answer.query)
         with self._timed(ms, "decompose"):
             return [(c, decompose(c, question=answer.query)) for c in claims]
 

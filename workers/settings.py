@@ -103,6 +103,10 @@ class RetrievalSettings(BaseModel):
     # Tier-1 similarity also against the clauses of each sentence, so a claim one clause long is not
     # measured against a whole sentence; clauses are never candidates.
     clause_probes: bool = True
+    # A fragment answer ("Paris") made one claim, retrieved and checked as its question made a statement
+    # ("The capital of France is Paris", `stages.qa2d`). Off: on HaluEval-QA's valid split the shipped
+    # verifier flags more right answers this way than it catches wrong ones (docs/VERIFIER.md).
+    short_answers_with_question: bool = False
 
 
 class CorrectionSettings(BaseModel):

@@ -267,6 +267,20 @@ def test_a_fix_inside_the_resolved_words_is_not_made() -> None:
     assert "pronoun" in result.reason
 
 
+def test_a_fragment_read_with_its_question_is_corrected_where_it_stands() -> None:
+    # "1889" to "When was the tower built by Eiffel?" is checked as the statement; the fix lands on "1889".
+    claim = Claim(id="c0", text="1889", start=0, end=4, standalone="The tower was built in 1889 by Eiffel")
+    result = _judge_as(claim, "The tower was built in 1887 by Eiffel.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply("1889", result) == "1887"
+
+
+def test_a_fix_in_the_words_of_the_question_is_not_made() -> None:
+    claim = Claim(id="c0", text="Mr Lee", start=0, end=6, standalone="In 2019 the fund was led by Mr Lee")
+    result = _judge_as(claim, "In 2018 the fund was led by Mr Lee.")
+    assert not result.fixes
+
+
 def test_a_value_in_another_guise_is_found() -> None:
     # A year the slot reader takes for a count ("a 2014 film"), a count with an unread unit, a name in
     # lower case with a split possessive: found, so the claim is supported.

@@ -92,3 +92,25 @@ def test_a_plain_contradiction_vetoes_support_and_is_flagged() -> None:
     label, p, why = DECISION.decide(_signals(0.9, 0.75, rule_support=1.0), similarity=0.9)
     assert label is Judgement.NEUTRAL and p == 0.75
     assert "withheld" in why
+
+
+def test_a_short_answer_read_with_its_question_has_its_own_support_threshold() -> None:
+    answers = Decision(**{**DECISION.__dict__, "answer_support": 0.3})
+    signals = _signals(0.45, 0.05)  # P(supported) ~0.48: under `support`, over `answer_support`
+    assert answers.decide(signals, similarity=0.7)[0] is Judgement.NEUTRAL
+    assert answers.decide(signals, similarity=0.7, answer=True)[0] is Judgement.SUPPORT
+    assert DECISION.decide(signals, similarity=0.7, answer=True)[0] is Judgement.NEUTRAL  # None: `support`
+    assert Decision.from_dict(answers.to_dict()) == answers
+
+
+def test_verification_applies_it_to_a_claim_read_with_its_question() -> None:
+    answers = Decision(**{**DECISION.__dict__, "answer_support": 0.3})
+    fragment = Claim(id="c0", text="Paris", start=0, end=5, standalone="The capital of France is Paris")
+    pronoun = Claim(id="c1", text="It is big", start=0, end=9, standalone="Paris is big")
+    result = CheckResult(Judgement.NEUTRAL, "", WINDOW, (), 0.5, _signals(0.45, 0.05))
+    verdicts = [
+        combine(ClaimTask(claim=c, candidates=(WINDOW,), similarity=0.7, threshold=0.5), result,
+                verifier="t", decision=answers).verdict
+        for c in (fragment, pronoun)
+    ]  # fmt: skip
+    assert verdicts == [Verdict.VERIFIED, Verdict.UNVERIFIED]

@@ -6,7 +6,7 @@ import numpy as np
 
 from workers.messages import Claim, ClaimTask, Judgement
 from workers.protocols import CheckResult
-from workers.training.decision import ClaimRow, fit, fit_logistic
+from workers.training.decision import ClaimRow, answer_threshold, fit, fit_logistic
 
 
 def test_logistic_regression_finds_the_signal() -> None:
@@ -41,3 +41,11 @@ def test_fit_chooses_thresholds_that_separate_and_reports_per_source() -> None:
     supported = decision.p_supported({"p_support": 0.9, "p_contradict": 0.02}, similarity=0.8)
     unsupported = decision.p_supported({"p_support": 0.2, "p_contradict": 0.7}, similarity=0.4)
     assert supported > decision.support > unsupported
+    assert decision.answer_support is None  # no short answers read with their question among the rows
+
+
+def test_short_answers_get_the_threshold_that_separates_them() -> None:
+    p = np.array([0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7] * 3)
+    gold = p >= 0.3
+    assert answer_threshold(p, gold, grid=np.round(np.arange(0.05, 0.951, 0.025), 3)) == 0.275
+    assert answer_threshold(p[:5], gold[:5], grid=np.array([0.5])) is None  # too few to choose on

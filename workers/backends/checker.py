@@ -289,7 +289,7 @@ def _noted(reading: _Reading, claim: Parsed) -> _Reading:
 
 def _onto_original(reading: _Reading, original: str, text: str) -> _Reading:
     """A reading of the standalone text with its fixes moved onto the claim as written; a fix inside
-    the words put in for a pronoun has no place there, so the claim is not corrected at all."""
+    the words put in for a pronoun (or a question) has no place there, so the claim is not corrected."""
     if text == original:
         return reading
     read_as = f'{reading.reason} (claim read as "{text}")'
@@ -301,7 +301,14 @@ def _onto_original(reading: _Reading, original: str, text: str) -> _Reading:
 
 
 def _moved(fix: SlotFix, original: str, text: str) -> SlotFix | None:
-    """`fix` (an edit of `text`) as an edit of `original`, which differs from `text` in one span."""
+    """`fix` (an edit of `text`) as an edit of `original`, which differs from `text` in one span or, for
+    a short answer read with its question (`stages.qa2d`), stands in it once as written."""
+    at = text.find(original) if original else -1
+    if at >= 0 and text.find(original, at + 1) < 0:
+        inside = fix.start - at, fix.end - at
+        if 0 <= inside[0] <= inside[1] <= len(original) and original[inside[0] : inside[1]] == fix.wrong:
+            return fix.model_copy(update={"start": inside[0], "end": inside[1]})
+        return None
     head = _common(original, text)
     tail = min(_common(original[::-1], text[::-1]), min(len(original), len(text)) - head)
     shift = len(text) - len(original)

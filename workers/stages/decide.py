@@ -71,6 +71,10 @@ class Decision:
     # The model's own P(contradict) at which SUPPORT is withheld whatever the other signals say: the claim
     # is then flagged (or contradicted, by the rules above), never verified.
     veto: float = 1.0
+    # The support threshold for a short answer read with its question (`stages.qa2d`): such a claim is
+    # the question restated, so its similarity and word coverage are high whether the answer is right or
+    # not, and the pooled `support` flags most right answers. None: `support`.
+    answer_support: float | None = None
     gates: Mapping[str, float] = field(default_factory=lambda: {"default": 0.0})
     fitted: Mapping[str, Any] = field(default_factory=dict)
 
@@ -83,18 +87,22 @@ class Decision:
         """The tier-1 similarity floor for `domain` (the pooled one where the domain had no data)."""
         return self.gates.get(domain or "", self.gates.get("default", 0.0))
 
-    def decide(self, signals: Mapping[str, float], *, similarity: float) -> tuple[Judgement, float, str]:
-        """(tier-2 label, its confidence, why) for one claim; tier 1 is the caller's (`gate`)."""
+    def decide(
+        self, signals: Mapping[str, float], *, similarity: float, answer: bool = False
+    ) -> tuple[Judgement, float, str]:
+        """(tier-2 label, its confidence, why) for one claim; tier 1 is the caller's (`gate`). `answer`: the
+        claim is a short answer read with its question (`answer_support` applies)."""
         p = self.p_supported(signals, similarity=similarity)
         p_c = signals.get("p_contradict", 0.0)
         cited = signals.get("p_contradict_cited", p_c)
-        why = f"calibrated P(supported) {p:.2f} (threshold {self.support:.2f}), model P(contradict) {p_c:.2f}"
+        support = self.answer_support if answer and self.answer_support is not None else self.support
+        why = f"calibrated P(supported) {p:.2f} (threshold {support:.2f}), model P(contradict) {p_c:.2f}"
         # A value conflict the model corroborates comes first: it carries the value the evidence states.
         if p_c >= self.contradict or (signals.get("rule_conflict_fix", 0.0) and p_c >= self.corroborate):
             return Judgement.CONTRADICT, p_c, why
-        if p >= self.support and cited < self.veto:
+        if p >= support and cited < self.veto:
             return Judgement.SUPPORT, p, why
-        if p >= self.support:
+        if p >= support:
             why = f"{why}; P(contradict) {cited:.2f} >= {self.veto:.2f} on the window it would rest on"
             return Judgement.NEUTRAL, cited, f"{why}: withheld"
         return Judgement.NEUTRAL, 1.0 - p, why

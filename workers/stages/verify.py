@@ -22,6 +22,7 @@ from workers.errors import BackendError
 from workers.messages import CheckedClaim, ClaimTask, Evidence, Judgement, Verdict
 from workers.protocols import CheckResult, VerdictComponent
 from workers.stages.decide import Decision
+from workers.stages.qa2d import read_with_question
 
 __all__ = ["combine", "verify_many"]
 
@@ -32,7 +33,7 @@ def combine(
     """Both tiers into one verdict, with a reason that names the tier that failed."""
     similarity = _unit(task.similarity, default=0.0)
     if decision is not None and "p_support" in result.extra:
-        result = _calibrated(result, decision, similarity)
+        result = _calibrated(result, decision, similarity, answer=read_with_question(task.claim))
     verdict, why = _verdict(result.label, similarity, task.threshold)
     return CheckedClaim(
         claim=task.claim,
@@ -47,8 +48,8 @@ def combine(
     )
 
 
-def _calibrated(result: CheckResult, decision: Decision, similarity: float) -> CheckResult:
-    label, confidence, why = decision.decide(result.extra, similarity=similarity)
+def _calibrated(result: CheckResult, decision: Decision, similarity: float, *, answer: bool) -> CheckResult:
+    label, confidence, why = decision.decide(result.extra, similarity=similarity, answer=answer)
     # A rule fix is kept only for a contradiction: it is the supported value correction puts in.
     fixes = result.fixes if label is Judgement.CONTRADICT else ()
     reason = f"{why}; {result.reason}" if result.reason else why

@@ -18,7 +18,8 @@ FaithBench is never read: it is for evaluation only. `heldout` is never read.
    which 5% of the supported claims called supported fall). The contradiction thresholds: the lowest at
    which 90% of the claims called CONTRADICT are wrong; the veto on SUPPORT: the lowest model
    P(contradict), on the window a SUPPORT would cite, above which 75% of the claims are unsupported
-   (those are flagged, not edited).
+   (those are flagged, not edited). Short answers read with their question (`stages.qa2d`) get a
+   support threshold of their own, chosen the same way on those claims alone (`answer_threshold`).
 
 Usage::
 
@@ -47,14 +48,16 @@ from workers.eval.datasets import EvalItem, Split, select
 from workers.messages import Answer, ClaimTask, Document
 from workers.protocols import CheckResult
 from workers.stages.decide import Decision, feature_vector
+from workers.stages.qa2d import read_with_question
 
-__all__ = ["ClaimRow", "fit", "fit_logistic", "main", "read"]
+__all__ = ["ClaimRow", "answer_threshold", "fit", "fit_logistic", "main", "read"]
 
 Floats = npt.NDArray[np.float64]
 _NLI_SETS = ("wice_full", "factcg_cg2c")
 _CONTRADICT_PRECISION = 0.9
 _VETO_PRECISION = 0.75
 _GATE_QUANTILE = 0.05
+_MIN_ANSWERS = 10
 
 
 @dataclass
@@ -257,15 +260,26 @@ def _thresholds(
     corroborate = _precise_threshold(np.where(fix, p_c, 0.0), ~gold, floor=0.05)
     cited = np.array([r.signals.get("p_contradict_cited", 0.0) for r in rows])
     veto = _precise_threshold(cited, ~gold, floor=0.5, precision=_VETO_PRECISION)
+    answer = np.array([read_with_question(r.task.claim) for r in rows])
+    answer_support = answer_threshold(oof[answer], gold[answer], grid=grid)
     sims = np.array([r.task.similarity for r in rows])
-    kept = sims[(oof >= support) & gold]
+    kept = sims[(oof >= np.where(answer, answer_support or support, support)) & gold]
     gate = float(np.round(np.quantile(kept, _GATE_QUANTILE), 3)) if len(kept) else 0.0
     fitted = {"claims": len(rows), "l2": l2, "sources": sorted(set(sources)), "folds": "5, by claim"}
     decision = Decision(
         weights=draft.weights, bias=draft.bias, support=support, contradict=contradict,
         corroborate=corroborate, veto=veto, gates={"default": gate}, fitted=fitted,
+        answer_support=answer_support,
     )  # fmt: skip
     return decision, _report(decision, rows, oof)
+
+
+def answer_threshold(p: Floats, gold: npt.NDArray[np.bool_], *, grid: Floats) -> float | None:
+    """The support threshold with the best balanced accuracy on short answers read with their question
+    (`stages.qa2d`); None with fewer than 10 of either label (then the pooled threshold applies)."""
+    if gold.sum() < _MIN_ANSWERS or (~gold).sum() < _MIN_ANSWERS:
+        return None
+    return float(max(grid, key=lambda t: _balanced(p >= t, gold)))
 
 
 def _report(decision: Decision, rows: Sequence[ClaimRow], oof: Floats) -> dict[str, Any]:
@@ -278,7 +292,10 @@ def _report(decision: Decision, rows: Sequence[ClaimRow], oof: Floats) -> dict[s
     p_c = np.array([r.signals.get("p_contradict", 0.0) for r in rows])
     fix = np.array([bool(r.signals.get("rule_conflict_fix")) for r in rows])
     contradicted = (p_c >= decision.contradict) | (fix & (p_c >= decision.corroborate))
-    verified = ~contradicted & (oof >= decision.support) & (cited < decision.veto)
+    answer = np.array([read_with_question(r.task.claim) for r in rows])
+    own = decision.answer_support
+    support = np.where(answer, decision.support if own is None else own, decision.support)
+    verified = ~contradicted & (oof >= support) & (cited < decision.veto)
     verified &= sims >= decision.gate(None)
     lexical = np.array([r.signals.get("coverage", 0.0) >= 0.6 for r in rows])
     for source in sorted(set(names)):
