@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import logging
 import threading
 from collections.abc import Sequence
@@ -26,7 +25,8 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from workers.backends.crossenc import CrossEncoder, Meta, encode, load_shipped, quantized, shipped_dir
+from workers.backends.crossenc import CrossEncoder, Meta, encode, load_shipped, quantized
+from workers.backends.lazy import read_decision, verifier_dir
 from workers.errors import BackendError
 from workers.messages import Claim, Evidence, Judgement
 from workers.protocols import CheckResult, VerdictComponent
@@ -202,7 +202,7 @@ def load_offline_verifier(settings: VerifierSettings, *, rules: VerdictComponent
     """The trained verifier when chosen and present; the rule checks otherwise (said once in the log)."""
     if settings.offline == "rules":
         return rules
-    path = Path(settings.weights) if settings.weights else shipped_dir()
+    path = verifier_dir(settings)
     try:
         net, meta, digest = load_trained(path, quantize=settings.quantize)
     except BackendError as exc:
@@ -213,13 +213,6 @@ def load_offline_verifier(settings: VerifierSettings, *, rules: VerdictComponent
 
 def load_decision(settings: VerifierSettings, *, checker: VerdictComponent) -> Decision | None:
     """The calibrated decision shipped beside the weights, when the trained verifier is the one in use."""
-    if settings.decision != "calibrated" or not isinstance(checker, TrainedChecker):
+    if not isinstance(checker, TrainedChecker):
         return None
-    path = (Path(settings.weights) if settings.weights else shipped_dir()) / "decision.json"
-    if not path.is_file():
-        log.warning("no calibrated decision in %s: the verifier's own thresholds decide", path.parent)
-        return None
-    try:
-        return Decision.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise BackendError(f"cannot read the calibrated decision {path}: {exc}") from exc
+    return read_decision(settings)
