@@ -25,7 +25,10 @@ HEAVY = ("torch", "transformers", "sentence_transformers")
 
 def _modules_after(code: str) -> set[str]:
     """The heavy modules imported after running `code` in a fresh interpreter, at the repository root."""
-    probe = textwrap.dedent(code) + f"\nimport sys\nprint('heavy:' + ','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    probe = (
+        textwrap.dedent(code)
+        + f"\nimport sys\nprint('heavy:' + ','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
     out = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
     )

@@ -2,9 +2,10 @@
 
 Pure apart from the embedder it is given. Long documents are windowed end to end, never truncated.
 Each sentence is embedded once per answer; a window of several sentences is the normalised mean of
-its sentences' vectors (a sentence would otherwise go through the model up to three times). Candidates are windows of whole sentences; the tier-1
-similarity also looks at the sentences' clauses, since claims are often one clause long. A claim is
-searched for and compared in its standalone form (`Claim.standalone`) when extraction gave it one.
+its sentences' vectors (a sentence would otherwise go through the model up to three times).
+Candidates are windows of whole sentences; the tier-1 similarity also looks at the sentences'
+clauses, since claims are often one clause long. A claim is searched for and compared in its
+standalone form (`Claim.standalone`) when extraction gave it one.
 
 Usage::
 
@@ -131,7 +132,10 @@ def _runs(
     pieces: list[str] = []
     for doc in documents:
         spans = _pieces(doc.text, _sentences(doc.text), max_chars=max_chars)
-        runs += [(w, range(len(pieces) + r.start, len(pieces) + r.stop)) for w, r in _windows(doc, spans, max_sentences, max_chars)]
+        runs += [
+            (w, range(len(pieces) + r.start, len(pieces) + r.stop))
+            for w, r in _windows(doc, spans, max_sentences, max_chars)
+        ]
         pieces += [doc.text[s:e] for s, e in spans]
     return runs, pieces
 
