@@ -31,8 +31,8 @@ from workers.validate import dead_letter, parse_answer
 
 __all__ = ["DEFAULT_WORKERS", "BatchCounts", "correct_lines", "register"]
 
-# Answers in flight: enough that one answer's Python work overlaps another's model time on two cores.
-DEFAULT_WORKERS = 3
+# Answers in flight: one answer's Python work overlaps another's model time; more only queue on 2 cores.
+DEFAULT_WORKERS = 2
 
 
 class _Processor(Protocol):
