@@ -117,20 +117,22 @@ def _normalised(vectors: Vectors) -> Vectors:
 
 
 def configure_threads() -> int:
-    """torch's intra-op threads: `WOODPECKER_TORCH_THREADS`, else torch's own default (one per physical
-    core). Model calls run one at a time (`MicroBatcher`), tokenizers single-threaded (above), so this
-    is the only pool of compute threads and never oversubscribes the cores; on a machine shared with
-    other busy processes, 1 is often faster. Returns the number in force.
+    """torch's intra-op threads per model call: `WOODPECKER_TORCH_THREADS`, else 1. Returns the number.
+
+    The cores are used by model calls of different answers side by side (the embedder for one, the
+    verifier for another: `woodpecker correct --workers`, agents, replicas), not by threads splitting
+    one small matrix: with torch's default of one thread per core, a busy neighbour process stalls every
+    operation at the threads' barrier (MiniLM on 2 shared cores: 11 short sentences/s with 2 threads,
+    171/s with 1). A worker that runs one answer at a time on an idle machine may set 2.
 
     Example::
 
-        os.environ["WOODPECKER_TORCH_THREADS"] = "1"; configure_threads()   # 1
+        os.environ["WOODPECKER_TORCH_THREADS"] = "2"; configure_threads()   # 2
     """
     import torch
 
     wanted = os.environ.get("WOODPECKER_TORCH_THREADS", "").strip()
-    if wanted.isdigit() and int(wanted) > 0:
-        torch.set_num_threads(int(wanted))
+    torch.set_num_threads(int(wanted) if wanted.isdigit() and int(wanted) > 0 else 1)
     return int(torch.get_num_threads())
 
 

@@ -138,8 +138,15 @@ def _verifier_time(settings: Any, groups: list[list[tuple[str, str]]]) -> tuple[
 
 
 def _limit_figures(n: int, texts: int, embed_s: float, pairs: int, verify_s: float) -> dict[str, Any]:
-    per_s, pair_s = texts / embed_s, pairs / verify_s
+    """Rates of one stream of model calls, times the streams the cores hold side by side (cores over
+    torch threads per call: the ideal of every core busy with a model call)."""
+    import torch
+
+    streams = max(1, (os.cpu_count() or 1) // max(1, torch.get_num_threads()))
+    per_s, pair_s = streams * texts / embed_s, streams * pairs / verify_s
     return {
+        "streams": streams,
+        "torch_threads": torch.get_num_threads(),
         "sentences_per_s": round(per_s, 1),
         "pairs_per_s": round(pair_s, 1),
         "texts_per_answer": round(texts / n, 2),
