@@ -23,6 +23,7 @@ sys.path[:1] = [os.getcwd()]
 import json  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
@@ -186,7 +187,11 @@ def _task(answer: Any) -> Any:
 
 def main() -> None:
     mode, out, *args = sys.argv[1:]
-    drivers = {"throughput": throughput, "limit": limit, "agent": agent}
+    drivers: dict[str, Callable[..., dict[str, Any]]] = {
+        "throughput": throughput,
+        "limit": limit,
+        "agent": agent,
+    }
     result = drivers[mode](*args)
     Path(out).write_text(json.dumps(result), encoding="utf-8")
 
