@@ -98,3 +98,16 @@ def test_a_full_batch_closes_and_the_next_caller_opens_another() -> None:
         results = list(pool.map(batched, [[1], [2], [3], [4]]))
     assert results == [[2], [4], [6], [8]]
     assert all(len(b) <= 2 for b in fn.batches)
+
+
+def test_concurrent_passes_run_side_by_side() -> None:
+    both = threading.Barrier(2, timeout=5)
+
+    def fn(items: list[int]) -> list[int]:
+        both.wait()  # only returns when the other pass is running at the same time
+        return items
+
+    batched = MicroBatcher(fn, max_items=1, concurrent=2)
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(batched, [[1], [2]])) == [[1], [2]]
+    assert batched.stats.runs == 2

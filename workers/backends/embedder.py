@@ -77,9 +77,13 @@ class MiniLMEmbedder:
         self._path = path or model_dir()
         self._batch_size = batch_size
         self._model = _load(self._path)
-        # Calls from several threads (a batch pool, agents) share forward passes; the batcher also runs
-        # one pass at a time, since SentenceTransformer.encode is not documented as thread-safe.
-        self.batcher = MicroBatcher(self._rows, max_items=max_items, max_wait_s=max_wait_s)
+        # Calls from several threads (a batch pool, agents) share forward passes, and as many passes run
+        # at once as the cores hold at torch's threads per call (configure_threads): 2 on 2 cores. The
+        # passes share read-only weights; the tokenizer's settings never change, so its state is only read.
+        streams = max(1, (os.cpu_count() or 1) // configure_threads())
+        self.batcher = MicroBatcher(
+            self._rows, max_items=max_items, max_wait_s=max_wait_s, concurrent=streams
+        )
         self._model_id = model_id()
 
     @property

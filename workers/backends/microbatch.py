@@ -46,18 +46,26 @@ class _Batch(Generic[T, R]):
 class MicroBatcher(Generic[T, R]):
     """Thread-safe: `batched(items)` returns `fn(items)`'s results, computed in a shared call of `fn`.
 
+    `concurrent` > 1 lets that many calls of `fn` run at once (fn must then be safe to call so).
+
     `fn` must return one result per item, in order, and give each item the same result whatever it is
     batched with (the caller's job: e.g. fp32 with attention masks, or one pass per group inside `fn`).
     """
 
     def __init__(
-        self, fn: Callable[[list[T]], Sequence[R]], *, max_items: int = 256, max_wait_s: float = 0.0
+        self,
+        fn: Callable[[list[T]], Sequence[R]],
+        *,
+        max_items: int = 256,
+        max_wait_s: float = 0.0,
+        concurrent: int = 1,
     ) -> None:
         self._fn = fn
         self._max_items = max_items
         self._max_wait_s = max_wait_s
         self._cond = threading.Condition()
-        self._run_lock = threading.Lock()  # one forward pass at a time: the model is not thread-safe
+        # At most `concurrent` passes at once: one per core the model's threads leave free.
+        self._run_lock = threading.BoundedSemaphore(max(1, concurrent))
         self._open: _Batch[T, R] | None = None
         self.stats = BatchStats()
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,8 +66,9 @@ class TrainedChecker:
             if settings.contradict_threshold is not None
             else meta.contradict_threshold
         )
-        # torch modules are not documented as safe to call from several threads at once.
-        self._lock = threading.Lock()
+        # As many forward passes at once as the cores hold at torch's threads per call: inference reads
+        # the (int8) weights only, and the tokenizer's settings never change between calls.
+        self._lock = threading.BoundedSemaphore(max(1, (os.cpu_count() or 1) // configure_threads()))
 
     @property
     def max_windows(self) -> int:
