@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ../shared/data
 
-.PHONY: all run run-llm test lint types bench bench-serve serve calibrate train-verifier up down clean venv browser
+.PHONY: all run run-llm test lint types bench bench-speed bench-serve serve calibrate train-verifier up down clean venv browser
 
 all: lint test
 
@@ -47,6 +47,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m workers.eval.bench --data $(DATA) --out bench/results
+
+# Only the speed benchmark (also part of `make bench`): this code vs the previous release vs the
+# machine's limit, side by side in one run (bench/results/speed.json and speed.md).
+bench-speed: $(STAMP)
+	$(BIN)/python -m workers.eval.speed_bench --data $(DATA) --out bench/results
 
 # Only the HTTP service vs in-process benchmark (also part of `make bench`).
 bench-serve: $(STAMP)

@@ -45,11 +45,34 @@ def test_one_output_per_valid_line_in_order() -> None:
     assert (counts.read, counts.corrected, counts.rejected) == (6, 3, 3)
 
 
+class SlowFirstPipeline(UpperPipeline):
+    """Answers out of order: the earlier the line, the longer it takes."""
+
+    def process(self, answer: Answer) -> Corrected:
+        import time
+
+        time.sleep(0.02 / int(answer.id[1:]))
+        return super().process(answer)
+
+
+def test_a_pool_gives_the_same_results_in_input_order() -> None:
+    lines = [_line(1), b"{bad json\n", _line(2), _line(3, "boom"), *(_line(i) for i in range(4, 12))]
+    settings = Settings.load()
+    one = list(correct_lines(lines, pipeline=SlowFirstPipeline(), settings=settings))
+    counts = BatchCounts()
+    many = list(
+        correct_lines(lines, pipeline=SlowFirstPipeline(), settings=settings, counts=counts, workers=4)
+    )
+    assert [r.to_json() for r in many] == [r.to_json() for r in one]
+    assert (counts.read, counts.corrected, counts.rejected) == (12, 10, 2)
+
+
 def test_cli_help_lists_commands() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "workers.cli", "correct", "--help"], capture_output=True, text=True, check=True
     )
     assert "--rejects" in out.stdout
+    assert "--workers" in out.stdout
 
 
 def test_cli_correct_rejects_without_traceback(

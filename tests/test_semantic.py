@@ -174,6 +174,7 @@ def test_recent_list_is_bounded() -> None:
     semantic = _semantic(cache, max_recent=3)
     for i in range(5):
         answer = _answer(text=f"Answer number {i} about revenue.")
+        assert semantic.lookup(answer) is None  # a miss indexes the answer, as `prepare` does
         semantic.store(answer, _corrected(answer))
     key = f"semidx:{namespace(None)}:{scope_of(_answer())}"
     assert len(cache.recent(key, limit=100)) == 3
@@ -194,3 +195,15 @@ def test_build_pipeline_wires_the_caches(real_pipeline: Pipeline, settings: Sett
     assert real_pipeline.semantic is not None
     expected = LruCache if settings.cache.redis_url is None else RedisCache
     assert isinstance(real_pipeline.semantic.cache, expected)
+
+
+def test_storing_needs_no_embedder_the_lookup_indexed_the_answer() -> None:
+    semantic = _semantic(LruCache())
+    answer = _answer()
+    assert semantic.lookup(answer) is None
+    semantic._embedder = None  # type: ignore[assignment]  # a correction worker loads no model
+    semantic.store(answer, _corrected(answer))
+    semantic._embedder = _semantic(LruCache())._embedder
+    near = answer.model_copy(update={"id": "n", "answer": TEXT + " "})
+    hit = semantic.lookup(near)
+    assert hit is not None and hit.id == "n"

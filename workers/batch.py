@@ -15,8 +15,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import IO, Any, Protocol
 
 from workers.decisions import log_decisions
@@ -26,7 +29,10 @@ from workers.settings import Settings
 from workers.telemetry import answer_span, record_result, setup_telemetry
 from workers.validate import dead_letter, parse_answer
 
-__all__ = ["BatchCounts", "correct_lines", "register"]
+__all__ = ["DEFAULT_WORKERS", "BatchCounts", "correct_lines", "register"]
+
+# Answers in flight: one answer's Python work overlaps another's model time; more only queue on 2 cores.
+DEFAULT_WORKERS = 2
 
 
 class _Processor(Protocol):
@@ -41,21 +47,59 @@ class BatchCounts:
 
 
 def correct_lines(
-    lines: Iterable[bytes], *, pipeline: _Processor, settings: Settings, counts: BatchCounts | None = None
+    lines: Iterable[bytes],
+    *,
+    pipeline: _Processor,
+    settings: Settings,
+    counts: BatchCounts | None = None,
+    workers: int = 1,
 ) -> Iterator[Corrected | DeadLetter]:
-    """One result per non-blank line: the corrected answer, or a dead-letter record saying why not."""
+    """One result per non-blank line, in input order: the corrected answer, or a dead-letter record.
+
+    With `workers` > 1 that many answers are worked on at once (threads), so their model calls share
+    forward passes (`workers.backends.microbatch`) while one answer's Python work overlaps another's
+    model time. The output is the same as with one worker, but for the semantic cache: an answer in
+    flight beside its near-duplicate is corrected afresh rather than reusing the other's correction.
+
+    Example::
+
+        list(correct_lines([b'{"id": "a1", ...}'], pipeline=pipeline, settings=settings, workers=3))
+    """
     counts = counts if counts is not None else BatchCounts()
-    for number, raw in enumerate(lines, start=1):
-        line = raw.rstrip(b"\r\n")
-        if not line.strip():
-            continue
-        counts.read += 1
-        result = _one(line, number, pipeline=pipeline, settings=settings)
+    numbered = ((n, raw.rstrip(b"\r\n")) for n, raw in enumerate(lines, start=1))
+    work = ((n, line) for n, line in numbered if line.strip())
+    run = partial(_one, pipeline=pipeline, settings=settings)
+    for result in _ordered_map(run, work, workers=workers, counts=counts):
         if isinstance(result, DeadLetter):
             counts.rejected += 1
         else:
             counts.corrected += 1
         yield result
+
+
+def _ordered_map(
+    run: Callable[[bytes, int], Corrected | DeadLetter],
+    work: Iterator[tuple[int, bytes]],
+    *,
+    workers: int,
+    counts: BatchCounts,
+) -> Iterator[Corrected | DeadLetter]:
+    """`run` over the lines on `workers` threads, results in input order, at most 2 x workers in
+    flight so a long input is never read whole."""
+    if workers <= 1:
+        for number, line in work:
+            counts.read += 1
+            yield run(line, number)
+        return
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="correct") as pool:
+        pending: deque[Future[Corrected | DeadLetter]] = deque()
+        for number, line in work:
+            counts.read += 1
+            pending.append(pool.submit(run, line, number))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def _one(line: bytes, number: int, *, pipeline: _Processor, settings: Settings) -> Corrected | DeadLetter:
@@ -88,6 +132,12 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--config", help="a settings TOML file (default: WOODPECKER_CONFIG or built-in defaults)"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=DEFAULT_WORKERS,
+        help=f"answers worked on at once; their model calls share forward passes (default {DEFAULT_WORKERS})",
+    )
     parser.set_defaults(func=run)
 
 
@@ -106,7 +156,10 @@ def run(args: argparse.Namespace) -> int:
         close = getattr(pipeline, "close", None)  # releases LLM clients and Redis at the end
         if close is not None:
             stack.callback(close)
-        for result in correct_lines(_progress(inp), pipeline=pipeline, settings=settings, counts=counts):
+        results = correct_lines(
+            _progress(inp), pipeline=pipeline, settings=settings, counts=counts, workers=max(1, args.workers)
+        )
+        for result in results:
             target = rejects if isinstance(result, DeadLetter) else out
             if target is not None:
                 target.write(result.to_json() + b"\n")

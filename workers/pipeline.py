@@ -362,23 +362,23 @@ def passthrough(answer: Answer, route_: Route) -> Corrected:
 
 
 def build_pipeline(settings: Settings) -> Pipeline:
-    """The production pipeline: the MiniLM embedder and the trained verifier (rule checks beside it)."""
+    """The production pipeline: the MiniLM embedder and the trained verifier (rule checks beside it).
+
+    Both models load on first use (`workers.backends.lazy`): a correction worker never loads either."""
     from workers.backends.checker import OfflineChecker
-    from workers.backends.embedder import load_embedder
+    from workers.backends.lazy import lazy_embedder, lazy_offline_verifier
     from workers.backends.llm_wiring import build_llm_parts
-    from workers.backends.trained import load_decision, load_offline_verifier
     from workers.semantic import cached_backends
 
     # Stages whose backend is "openai" get LLM components; the offline verifier is their fallback.
-    offline = load_offline_verifier(settings.models.offline_verifier, rules=OfflineChecker())
+    offline, decision = lazy_offline_verifier(settings.models.offline_verifier, rules=OfflineChecker())
     llm = build_llm_parts(settings, offline_checker=offline)
     # Redis when settings.cache.redis_url is set, the in-process LRU otherwise.
     cached = cached_backends(
-        settings, embedder=load_embedder(settings.models.embedder), checker=llm.checker or offline
+        settings, embedder=lazy_embedder(settings.models.embedder), checker=llm.checker or offline
     )
     return Pipeline(
         settings=settings, embedder=cached.embedder, checker=cached.checker, semantic=cached.semantic,
         extractor=llm.extractor, rewriter=llm.rewriter, closers=(cached.cache.close, llm.close),
-        store=cached.cache,
-        decision=load_decision(settings.models.offline_verifier, checker=offline),
+        store=cached.cache, decision=decision,
     )  # fmt: skip

@@ -81,7 +81,11 @@ class SemanticCache:
         self._max_fetch = max_fetch
 
     def lookup(self, answer: Answer) -> Corrected | None:
-        """The stored correction reused for `answer`, or None; counts a hit or a miss."""
+        """The stored correction reused for `answer`, or None; counts a hit or a miss.
+
+        A miss also indexes the answer's vector here, where the embedder is at hand, so `store` (called
+        when the correction is done, on a correction worker that loads no model) needs no embedding.
+        """
         ns, scope = namespace(answer.tenant), scope_of(answer, salt=self._salt)
         digest = text_digest(answer.answer)
         exact = self._entries(ns, scope, [digest])
@@ -95,25 +99,24 @@ class SemanticCache:
         if corrected.route is not Route.FULL or corrected.stats.fallback is not None:
             return
         ns, scope = namespace(answer.tenant), scope_of(answer, salt=self._salt)
-        digest = text_digest(answer.answer)
-        vector = _unit(self._embedder.encode([answer.answer])[0])
-        self.cache.set_many({_entry_key(ns, scope, digest): corrected.to_json()}, ttl_s=self._ttl_s)
-        self.cache.push_recent(
-            _recent_key(ns, scope),
-            bytes.fromhex(digest) + vector.astype(_F32).tobytes(),
-            limit=self._max_recent,
-            ttl_s=self._ttl_s,
-        )
+        key = _entry_key(ns, scope, text_digest(answer.answer))
+        self.cache.set_many({key: corrected.to_json()}, ttl_s=self._ttl_s)
 
     def _nearest(self, answer: Answer, ns: str, scope: str, digest: str) -> Corrected | None:
         recent = self.cache.recent(_recent_key(ns, scope), limit=self._max_recent)
-        if not recent:
-            return None
         vector = _unit(self._embedder.encode([answer.answer])[0])
+        self._index(ns, scope, digest, vector, recent=recent)
         best = _ranked(recent, vector, threshold=self._threshold, exclude=digest)[: self._max_fetch]
         guard = _guard(answer.answer)
         entries = self._entries(ns, scope, [c.digest for c in best])
         return next((e for e in entries if _guard(e.original) == guard), None)
+
+    def _index(self, ns: str, scope: str, digest: str, vector: Vectors, *, recent: Sequence[bytes]) -> None:
+        """Adds the answer to the scope's recent vectors (once: a repeat of a recent text is not re-added);
+        its entry follows in `store` if its correction is kept."""
+        item = bytes.fromhex(digest) + vector.astype(_F32).tobytes()
+        if not any(r[:16] == item[:16] for r in recent):
+            self.cache.push_recent(_recent_key(ns, scope), item, limit=self._max_recent, ttl_s=self._ttl_s)
 
     def _entries(self, ns: str, scope: str, digests: Sequence[str]) -> list[Corrected]:
         """The stored corrections under `digests` that still exist and parse, in order."""

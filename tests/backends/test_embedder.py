@@ -53,3 +53,26 @@ def test_same_text_same_vector_across_batches(embedder: MiniLMEmbedder) -> None:
 def test_unknown_model_name_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="unknown embedder"):
         load_embedder("no-such-model")
+
+
+def test_torch_threads_follow_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+
+    from workers.backends.embedder import configure_threads
+
+    before = torch.get_num_threads()
+    try:
+        monkeypatch.setenv("WOODPECKER_TORCH_THREADS", "2")
+        assert configure_threads() == 2
+        monkeypatch.setenv("WOODPECKER_TORCH_THREADS", "not a number")
+        assert configure_threads() == 1  # the default: one thread per model call
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_a_text_gets_the_same_vector_whatever_it_is_batched_with(embedder: MiniLMEmbedder) -> None:
+    alone = embedder.encode(["Margins held at 14%."])[0]
+    batched = embedder.encode(
+        ["A much longer sentence about revenue, costs and the year 2023.", "Margins held at 14%."]
+    )
+    np.testing.assert_allclose(batched[1], alone, atol=1e-5)

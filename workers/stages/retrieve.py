@@ -1,9 +1,11 @@
 """Stage 3, evidence retrieval: hybrid BM25 + dense over sentence windows of the answer's documents.
 
-Pure apart from the embedder it is given. Long documents are windowed end to end, never truncated;
-each window is embedded once per answer. Candidates are windows of whole sentences; the tier-1
-similarity also looks at the sentences' clauses, since claims are often one clause long. A claim is
-searched for and compared in its standalone form (`Claim.standalone`) when extraction gave it one.
+Pure apart from the embedder it is given. Long documents are windowed end to end, never truncated.
+Each sentence is embedded once per answer; a window of several sentences is the normalised mean of
+its sentences' vectors (a sentence would otherwise go through the model up to three times).
+Candidates are windows of whole sentences; the tier-1 similarity also looks at the sentences'
+clauses, since claims are often one clause long. A claim is searched for and compared in its
+standalone form (`Claim.standalone`) when extraction gave it one.
 
 Usage::
 
@@ -29,7 +31,15 @@ from workers.settings import RetrievalSettings
 from workers.stages.extract import split_sentences
 from workers.stages.slots import content_terms
 
-__all__ = ["Bm25", "EvidenceIndex", "Window", "build_index", "make_windows", "retrieve_many"]
+__all__ = [
+    "Bm25",
+    "EvidenceIndex",
+    "Window",
+    "build_index",
+    "make_windows",
+    "retrieve_many",
+    "window_vectors",
+]
 
 # A window the embedder can read whole (MiniLM reads 256 word pieces, about 1000 characters).
 MAX_WINDOW_CHARS = 1000
@@ -93,6 +103,9 @@ class EvidenceIndex:
     vectors: Vectors
     # Clauses of the documents' sentences, for tier-1 similarity only (see `clause_probes`).
     probes: Vectors = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    # The vectors of the texts embedded for the index (sentences, clauses), by text: a claim or query
+    # that is one of them is not embedded again.
+    embedded: dict[str, Vectors] = field(default_factory=dict, repr=False, compare=False)
     bm25: Bm25 = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -107,21 +120,36 @@ def make_windows(
     A run longer than `max_chars` is kept only as its single sentences; a sentence longer than that is
     cut at spaces, so the whole of every document is in some window and every window can be read whole.
     """
-    sentences = [(doc, _sentences(doc.text)) for doc in documents]
-    return [w for doc, spans in sentences for w in _windows(doc, spans, max_sentences, max_chars)]
+    return [w for w, _ in _runs(documents, max_sentences=max_sentences, max_chars=max_chars)[0]]
+
+
+def _runs(
+    documents: Sequence[Document], *, max_sentences: int, max_chars: int = MAX_WINDOW_CHARS
+) -> tuple[list[tuple[Window, range]], list[str]]:
+    """The windows, each with the rows of its sentences in the second list: the sentences (pieces) of
+    every document, in order, that the windows are made of."""
+    runs: list[tuple[Window, range]] = []
+    pieces: list[str] = []
+    for doc in documents:
+        spans = _pieces(doc.text, _sentences(doc.text), max_chars=max_chars)
+        runs += [
+            (w, range(len(pieces) + r.start, len(pieces) + r.stop))
+            for w, r in _windows(doc, spans, max_sentences, max_chars)
+        ]
+        pieces += [doc.text[s:e] for s, e in spans]
+    return runs, pieces
 
 
 def _windows(
-    doc: Document, spans: Sequence[tuple[int, int]], max_sentences: int, max_chars: int
-) -> list[Window]:
-    pieces = _pieces(doc.text, spans, max_chars=max_chars)
-    windows: list[Window] = []
+    doc: Document, pieces: Sequence[tuple[int, int]], max_sentences: int, max_chars: int
+) -> list[tuple[Window, range]]:
+    windows: list[tuple[Window, range]] = []
     for i in range(len(pieces)):
         for last in range(i, min(i + max_sentences, len(pieces))):
             start, end = pieces[i][0], pieces[last][1]
             if last > i and end - start > max_chars:
                 break
-            windows.append(Window(doc.id, start, end, doc.text[start:end]))
+            windows.append((Window(doc.id, start, end, doc.text[start:end]), range(i, last + 1)))
     return windows
 
 
@@ -164,17 +192,35 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]], *, max_chars: int) -> l
 def build_index(
     documents: Sequence[Document], *, embedder: Embedder, settings: RetrievalSettings
 ) -> EvidenceIndex:
-    """The answer's windows (and clause probes) with their vectors: one `encode` call, each distinct
-    text once."""
-    windows = tuple(make_windows(documents, max_sentences=settings.max_window_sentences))
-    if not windows:
+    """The answer's windows (and clause probes) with their vectors, from one `encode` call in which each
+    distinct sentence (and clause) is embedded once: a window of several sentences gets the normalised
+    mean of its sentences' vectors (`window_vectors`), so no sentence is read up to three times."""
+    runs, pieces = _runs(documents, max_sentences=settings.max_window_sentences)
+    if not runs:
         return EvidenceIndex((), np.zeros((0, 0), dtype=np.float32))
     probes = clause_probes(documents) if settings.clause_probes else []
-    distinct = list(dict.fromkeys([*(w.text for w in windows), *probes]))
+    distinct = list(dict.fromkeys([*pieces, *probes]))
     encoded = _finite(embedder.encode(distinct))
     row = {text: i for i, text in enumerate(distinct)}
+    sentences = encoded[[row[p] for p in pieces]]
     probe_rows = [row[p] for p in dict.fromkeys(probes)]
-    return EvidenceIndex(windows, encoded[[row[w.text] for w in windows]], encoded[probe_rows])
+    windows = tuple(w for w, _ in runs)
+    vectors = window_vectors(sentences, [r for _, r in runs])
+    return EvidenceIndex(windows, vectors, encoded[probe_rows], dict(zip(distinct, encoded, strict=True)))
+
+
+def window_vectors(sentences: Vectors, runs: Sequence[range]) -> Vectors:
+    """Per run of sentence rows, the L2-normalised mean of their unit vectors (a one-sentence window is
+    its sentence's vector unchanged).
+
+    Example::
+
+        window_vectors(np.eye(2, dtype=np.float32), [range(0, 1), range(0, 2)])  # [[1, 0], [.71, .71]]
+    """
+    sums = np.stack([sentences[r.start : r.stop].sum(axis=0) for r in runs]).astype(np.float32)
+    norms = np.linalg.norm(sums, axis=1, keepdims=True)
+    out: Vectors = np.divide(sums, norms, out=np.zeros_like(sums), where=norms > 0)
+    return out
 
 
 def retrieve_many(
@@ -193,9 +239,16 @@ def retrieve_many(
     texts = list(
         dict.fromkeys(t for claim, queries in items for t in (_probe(claim), *(q.text for q in queries)))
     )
-    vectors = _finite(embedder.encode(texts))
+    vectors = _encode_new(texts, known=index.embedded, embedder=embedder)
     row = {text: i for i, text in enumerate(texts)}
     return [_retrieve_one(index, claim, queries, vectors, row, settings=settings) for claim, queries in items]
+
+
+def _encode_new(texts: list[str], *, known: dict[str, Vectors], embedder: Embedder) -> Vectors:
+    """The texts' vectors; only those the index has not embedded already go to the embedder."""
+    new = [t for t in texts if t not in known]
+    fresh = dict(zip(new, _finite(embedder.encode(new)), strict=True)) if new else {}
+    return np.stack([known[t] if t in known else fresh[t] for t in texts]).astype(np.float32, copy=False)
 
 
 def _retrieve_one(

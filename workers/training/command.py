@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from workers.backends.crossenc import shipped_dir
+from workers.backends.lazy import shipped_dir  # not crossenc: `woodpecker --help` imports no torch
 from workers.errors import WoodpeckerError
 from workers.training.data import TRAINABLE
 

