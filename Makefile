@@ -20,12 +20,12 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m workers.agents.demo
+	$(BIN)/python -m lab.stream_demo
 
 # The demo answers with every model stage on a real llama.cpp server (xllamacpp + Gemma 3 270M from
 # PyPI, CPU, 127.0.0.1) behind a recording proxy: round trips, calls and tokens per answer (docs/LLM.md).
 run-llm: $(STAMP)
-	$(BIN)/python -m workers.backends.llm_demo
+	$(BIN)/python -m lab.llm_demo
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -p no:cacheprovider
@@ -46,23 +46,23 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/python -m workers.eval.bench --data $(DATA) --out bench/results
+	$(BIN)/python -m lab.eval.bench --data $(DATA) --out bench/results
 
 # Only the speed benchmark (also part of `make bench`): this code vs the previous release vs the
 # machine's limit, side by side in one run (bench/results/speed.json and speed.md).
 bench-speed: $(STAMP)
-	$(BIN)/python -m workers.eval.speed_bench --data $(DATA) --out bench/results
+	$(BIN)/python -m lab.eval.speed_bench --data $(DATA) --out bench/results
 
 # Only the HTTP service vs in-process benchmark (also part of `make bench`).
 bench-serve: $(STAMP)
-	$(BIN)/python -m workers.server.bench --out bench/results
+	$(BIN)/python -m lab.server_bench --out bench/results
 
 serve: $(STAMP)
 	$(BIN)/woodpecker serve
 
 # Per-domain tier-1 thresholds fitted on the dev split, scored on test (docs/EVALUATION.md).
 calibrate: $(STAMP)
-	$(BIN)/python -m workers.eval.calibrate --data $(DATA) --out bench/results/calibration.json
+	$(BIN)/python -m lab.eval.calibrate --data $(DATA) --out bench/results/calibration.json
 
 # Rebuild the trained verifier from scratch on the CPU (docs/VERIFIER.md): fine-tune on the licensed
 # benchmarks' train part, the NLI sets and synthetic hard cases (weights into workers/_models/verifier,
@@ -70,8 +70,8 @@ calibrate: $(STAMP)
 # ARGS passes more options, e.g. ARGS="--device cuda" or ARGS="--init workers/_models/verifier".
 NLI ?= ../shared/nli-data
 train-verifier: $(STAMP)
-	$(BIN)/python -m workers.training.command --data $(DATA) --nli $(NLI) --report bench/results/verifier $(ARGS)
-	$(BIN)/python -m workers.training.decision --data $(DATA) --nli $(NLI) --write
+	$(BIN)/python -m lab.training.command --data $(DATA) --nli $(NLI) --report bench/results/verifier $(ARGS)
+	$(BIN)/python -m lab.training.decision --data $(DATA) --nli $(NLI) --write
 
 up:
 	docker compose up -d

@@ -1,6 +1,6 @@
 """The scripted OpenAI-compatible HTTP server the LLM tests talk to, and helpers around it.
 
-The server itself lives in `workers.backends.llm_fake` so `make bench` can use it too; this module
+The server itself lives in `lab.llm_fake` so `make bench` can use it too; this module
 adds what tests need: clients wired to it with a recorded (not real) sleep, and reply builders.
 
 Usage::
@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from workers.backends.llm import LLMClient
-from workers.backends.llm_fake import FakeLLMServer, Recorded, Scripted, oracle
+from lab.llm_fake import FakeLLMServer, Recorded, Scripted, oracle
 from workers.settings import LLMSettings, StageModel
 
 __all__ = ["FakeLLMServer", "Recorded", "Scripted", "make_client", "oracle", "reply", "stage"]

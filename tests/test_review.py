@@ -11,7 +11,7 @@ import pytest
 from aiokafka import AIOKafkaProducer
 from opentelemetry import trace
 
-from workers.agents.broker import EmbeddedBroker
+from lab.broker import EmbeddedBroker
 from workers.agents.topics import Topics, client_options, ensure_topics
 from workers.cli import main
 from workers.messages import Action, ClaimResult, Corrected, Judgement, Route, Verdict

@@ -28,10 +28,10 @@ __all__ = ["ExitCode", "build_parser", "main", "package_version"]
 _COMMAND_MODULES = (
     "workers.batch",
     "workers.agents.commands",
-    "workers.eval.command",
+    "lab.eval.command",
     "workers.review_command",
     "workers.server.command",
-    "workers.training.command",
+    "lab.training.command",
 )
 
 

@@ -65,7 +65,7 @@ class ThresholdSettings(BaseModel):
 
     model_config = _FROZEN
     default: float = Field(0.82, ge=0.0, le=1.0)
-    # Calibrated on the dev split by `python -m workers.eval.calibrate`, kept because they also help on
+    # Calibrated on the dev split by `python -m lab.eval.calibrate`, kept because they also help on
     # the test split (docs/EVALUATION.md, "Calibration"). A settings file's by_domain replaces these.
     by_domain: dict[str, float] = Field(default_factory=lambda: {"summarization": 0.50, "open-domain": 0.35})
     # The seed: lenient for established protocol, strict for novel findings.

@@ -25,8 +25,9 @@ from aiokafka.consumer.group_coordinator import CoordinatorGroupRebalance, Group
 from faust.transport import consumer
 from faust.transport.producer import ProducerBuffer
 
-from workers.agents import broker, compat
-from workers.agents.cluster import LocalCluster
+from lab import broker
+from workers.agents import compat
+from lab.cluster import LocalCluster
 from workers.agents.seeking import ReadOffsets
 from workers.agents.worker import _install_workarounds, _Worker
 from workers.errors import CompatError, ConfigError

@@ -34,10 +34,10 @@ import redis
 from aiokafka.admin import AIOKafkaAdminClient
 
 from tests.redis_server import RedisServer, free_port, redis_server_binary
-from workers.agents.bench import synthetic_answers
-from workers.agents.broker import kafka_bootstrap
+from lab.stream_bench import synthetic_answers
+from lab.broker import kafka_bootstrap
 from workers.agents.client import Record, publish_lines, tail_records
-from workers.agents.cluster import LocalCluster, WorkerProcess
+from lab.cluster import LocalCluster, WorkerProcess
 from workers.agents.context import worker_name
 from workers.agents.correction import GatherStatus
 from workers.agents.topics import Topics, client_options

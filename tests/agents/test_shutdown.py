@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from workers.agents.broker import free_port
+from lab.broker import free_port
 from workers.agents.shutdown import group_member, leave_group
 from workers.settings import KafkaSettings
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from workers.backends.llm_local import LocalLLMServer, LocalLLMUnavailable
+from lab.llm_local import LocalLLMServer, LocalLLMUnavailable
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.fakes import HashEmbedder, ScriptedChecker
-from workers.backends import cache_bench
+from lab import cache_bench
 
 
 def test_bench_reports_cold_and_warm_in_one_run(tmp_path: Path) -> None:

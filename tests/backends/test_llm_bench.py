@@ -6,7 +6,7 @@ from pathlib import Path
 
 import orjson
 
-from workers.backends.llm_bench import run
+from lab.llm_bench import run
 
 
 def test_batched_design_needs_two_round_trips_where_naive_needs_one_plus_two_per_claim(

@@ -7,9 +7,9 @@ from pathlib import Path
 import orjson
 
 from tests.fakes import HashEmbedder, ScriptedChecker
-from workers.backends.llm_escalation_bench import compare
+from lab.llm_escalation_bench import compare
 from workers.backends.llm_wiring import build_llm_parts
-from workers.eval.datasets import load_jsonl
+from lab.eval.datasets import load_jsonl
 from workers.messages import Judgement
 from workers.pipeline import Pipeline
 from workers.protocols import CheckResult

@@ -20,8 +20,8 @@ from pydantic import BaseModel
 from tests.fakes import HashEmbedder, ScriptedChecker
 from workers.backends.llm import LLMClient, LLMError
 from workers.backends.llm_checker import LLMChecker
-from workers.backends.llm_local import MODEL_NAME, LocalLLMServer
-from workers.backends.llm_proxy import RecordingProxy
+from lab.llm_local import MODEL_NAME, LocalLLMServer
+from lab.llm_proxy import RecordingProxy
 from workers.backends.llm_usage import usage_scope
 from workers.backends.llm_wiring import build_llm_parts
 from workers.messages import Answer, Claim, Document, Evidence, Judgement

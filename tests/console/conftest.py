@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from workers.agents.broker import EmbeddedBroker
+from lab.broker import EmbeddedBroker
 
 
 @pytest.fixture(scope="package")

@@ -26,7 +26,7 @@ import pytest
 
 from tests.console.helpers import EVIDENCE, fresh_settings, outputs, review_request, seed
 from tests.redis_server import free_port
-from workers.agents.broker import EmbeddedBroker
+from lab.broker import EmbeddedBroker
 from workers.console.auth import hash_password
 from workers.settings import Settings
 

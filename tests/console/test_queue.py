@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests.console.helpers import fresh_settings, outputs, review_request, seed
-from workers.agents.broker import EmbeddedBroker
+from lab.broker import EmbeddedBroker
 from workers.console.decide import Conflict, Decider, NotFound
 from workers.console.store import ReviewStore, open_store
 from workers.console.sync import ReviewSync

@@ -5,8 +5,8 @@ Usage::
     woodpecker worker --agents extraction,verification     # any subset; replicas share the work
     woodpecker publish examples/answers.jsonl
     woodpecker tail --from-beginning --limit 8
-    python -m workers.agents.demo                          # `make run`: broker, workers, examples, diffs
-    python -m workers.agents.bench --out bench/results     # stream vs in-process throughput and latency
+    python -m lab.stream_demo                          # `make run`: broker, workers, examples, diffs
+    python -m lab.stream_bench --out bench/results     # stream vs in-process throughput and latency
 
 Modules: extraction / verification / correction (handlers), sampler, deadletter (retries, dead letters),
 context (what handlers get), app (one faust App per agent), worker (the process), topics, client

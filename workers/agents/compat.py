@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Literal
 
-from workers.agents.broker import broker_kind
+from lab.broker import broker_kind
 from workers.agents.flushing import flush_producer_buffer_fully
 from workers.agents.membership import keep_member_id_on_illegal_generation, rejoin_on_empty_assignment
 from workers.agents.pacing import pace_empty_fetches

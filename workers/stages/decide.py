@@ -4,7 +4,7 @@ The trained verifier reports, for each claim, its signals in `CheckResult.extra`
 calibrated P(support) and P(contradict) over the best windows, the rule checks' verdict (slots agree,
 conflict with a supported value, conflict without one, a value not found), and the lexical coverage of
 the claim's content words. With the tier-1 similarity they go through a logistic model fitted on
-labelled claims (`python -m workers.training.decision`, cross-validated on the training part of the
+labelled claims (`python -m lab.training.decision`, cross-validated on the training part of the
 data, never on the items it is scored on), giving P(supported):
 
 - CONTRADICT first, when the model's P(contradict) >= `contradict`, or the rule checks found a

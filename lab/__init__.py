@@ -1,0 +1,1 @@
+"""The laboratory: evaluation, training, benchmarks, fakes and the local broker harness."""

@@ -1,0 +1,51 @@
+"""Fitting the calibrated decision: logistic regression, cross-validated, thresholds from held-out folds."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workers.messages import Claim, ClaimTask, Judgement
+from workers.protocols import CheckResult
+from lab.training.decision import ClaimRow, answer_threshold, fit, fit_logistic
+
+
+def test_logistic_regression_finds_the_signal() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 2))
+    y = (x[:, 0] + 0.1 * rng.normal(size=400) > 0).astype(float)
+    coef, _ = fit_logistic(x, y, np.ones(400), l2=0.1)
+    assert coef[0] > 3 * abs(coef[1])
+
+
+def _row(n: int, supported: bool, rng: np.random.Generator, source: str) -> ClaimRow:
+    claim = Claim(id=f"c{n}", text="x", start=0, end=1)
+    task = ClaimTask(
+        claim=claim, similarity=float(rng.uniform(0.5, 0.9) if supported else rng.uniform(0.2, 0.8))
+    )
+    p_s = float(np.clip(rng.normal(0.8 if supported else 0.3, 0.15), 0.01, 0.99))
+    p_c = float(np.clip(rng.normal(0.05 if supported else 0.6, 0.15), 0.01, 0.99))
+    rule = CheckResult(Judgement.NEUTRAL, "", None, (), 0.5, {})
+    signals = {"p_support": p_s, "p_contradict": p_c, "coverage": float(rng.uniform(0, 1))}
+    return ClaimRow(source, "valid", supported, task, rule, signals)
+
+
+def test_fit_chooses_thresholds_that_separate_and_reports_per_source() -> None:
+    rng = np.random.default_rng(1)
+    rows = [_row(i, i % 2 == 0, rng, "a" if i % 3 else "b") for i in range(300)]
+    decision, report = fit(rows)
+    assert set(report) == {"a", "b"}
+    assert all(r["balanced_accuracy"] >= 0.8 for r in report.values())
+    assert 0.05 <= decision.support <= 0.95
+    assert decision.contradict >= 0.3
+    assert 0.0 < decision.gate(None) < 0.9
+    supported = decision.p_supported({"p_support": 0.9, "p_contradict": 0.02}, similarity=0.8)
+    unsupported = decision.p_supported({"p_support": 0.2, "p_contradict": 0.7}, similarity=0.4)
+    assert supported > decision.support > unsupported
+    assert decision.answer_support is None  # no short answers read with their question among the rows
+
+
+def test_short_answers_get_the_threshold_that_separates_them() -> None:
+    p = np.array([0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7] * 3)
+    gold = p >= 0.3
+    assert answer_threshold(p, gold, grid=np.round(np.arange(0.05, 0.951, 0.025), 3)) == 0.275
+    assert answer_threshold(p[:5], gold[:5], grid=np.array([0.5])) is None  # too few to choose on
