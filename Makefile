@@ -40,10 +40,13 @@ browser:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver; \
 	else echo "no apt-get: install chromium and chromedriver yourself, or the browser tests are skipped"; fi
 
+# ruff, mypy strict, and the import contract (pyproject.toml [tool.importlinter]): the runtime (workers/)
+# never imports the laboratory (lab/), stages import no backend, agents no stage, and no import circles.
 lint: $(STAMP)
-	$(BIN)/ruff check workers tests
-	$(BIN)/ruff format --check workers tests
+	$(BIN)/ruff check workers lab tests
+	$(BIN)/ruff format --check workers lab tests
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python -m lab.eval.bench --data $(DATA) --out bench/results

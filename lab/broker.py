@@ -7,7 +7,7 @@ Usage::
 
     broker = EmbeddedBroker.start()               # a fresh data dir and a free port
     broker.stop()                                 # SIGTERM by PID, SIGKILL if it lingers; data dir removed
-    broker_kind(settings.kafka, bootstrap=bootstrap)   # "embedded" for a broker started here, else "kafka"
+    compat.broker_kind(settings.kafka, bootstrap=bootstrap)   # "embedded": a broker started here
 
 The binary runs directly (`noida-db start --data-dir DIR --only kafka --kafka-port PORT`), never through
 its Python wrapper, so the PID we hold is the broker's own and stopping it cannot miss a child.
@@ -27,29 +27,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO
 
+from workers.agents import compat
 from workers.errors import ConfigError
-from workers.settings import KafkaSettings
 
-__all__ = ["EmbeddedBroker", "broker_binary", "broker_kind", "free_port", "kafka_bootstrap", "wait_for_port"]
+__all__ = ["EmbeddedBroker", "broker_binary", "free_port", "kafka_bootstrap", "wait_for_port"]
 
 HOST = "127.0.0.1"
-
-# Bootstraps of the embedded brokers this process started and has not stopped yet.
-_RUNNING: set[str] = set()
-
-
-def broker_kind(kafka: KafkaSettings, *, bootstrap: str) -> Literal["kafka", "embedded"]:
-    """`kafka.broker` when set, else "embedded" for a noida-db broker this process runs, else "kafka".
-
-    Usage::
-
-        compat.install(broker=broker_kind(settings.kafka, bootstrap=bootstrap))
-    """
-    if kafka.broker is not None:
-        return kafka.broker
-    return "embedded" if bootstrap in _RUNNING else "kafka"
 
 
 def broker_binary() -> Path:
@@ -118,12 +103,12 @@ class EmbeddedBroker:
         except BaseException:
             broker.stop()
             raise
-        _RUNNING.add(broker.bootstrap)
+        compat.mark_embedded(broker.bootstrap)
         return broker
 
     def stop(self, *, timeout_s: float = 10.0) -> int:
         """Stop the broker by its PID and remove its data; returns its exit code."""
-        _RUNNING.discard(self.bootstrap)
+        compat.unmark_embedded(self.bootstrap)
         if self._process.poll() is None:
             self._process.send_signal(signal.SIGTERM)
             try:

@@ -36,7 +36,7 @@ from typing import Any
 
 import orjson
 
-from lab.broker import broker_kind
+from workers.agents.compat import broker_kind
 from workers.agents.context import worker_name
 from workers.agents.shutdown import client_id, evict_members
 from workers.settings import KafkaSettings

@@ -23,10 +23,10 @@ from typing import Any
 
 import orjson
 
+from lab.llm_fake import FakeLLMServer
 from workers.backends.llm import LLMClient
 from workers.backends.llm_checker import LLMChecker
 from workers.backends.llm_extractor import Item, LLMExtractor, OfflineExtractor
-from lab.llm_fake import FakeLLMServer
 from workers.backends.prompts import SYSTEM_DECOMPOSE, SYSTEM_VERIFY, DecompositionOut, VerificationOut
 from workers.messages import Answer, Claim, Document, Evidence, Judgement
 from workers.protocols import CheckResult
@@ -136,9 +136,7 @@ def _window_for(claim: Claim, windows: dict[str, Evidence]) -> list[Evidence]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m lab.llm_bench", description=__doc__.split("\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m lab.llm_bench", description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
     parser.add_argument("--delay-ms", type=float, default=200.0, help="latency the server adds per call")
     args = parser.parse_args(argv)

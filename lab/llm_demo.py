@@ -57,9 +57,7 @@ def _line(out: Corrected, proxy: RecordingProxy) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m lab.llm_demo", description=__doc__.split("\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m lab.llm_demo", description=__doc__.split("\n")[0])
     parser.add_argument("answers", nargs="?", type=Path, default=EXAMPLES)
     parser.add_argument("--limit", type=int, default=None, help="only the first N answers")
     parser.add_argument("--max-tokens", type=int, default=256, help="ceiling per request")

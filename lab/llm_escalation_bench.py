@@ -30,11 +30,11 @@ from typing import Any
 
 import orjson
 
-from lab.llm_fake import FakeLLMServer, Scripted
 from lab.eval.adapters import load_dataset
 from lab.eval.datasets import DatasetError, EvalItem, select
 from lab.eval.metrics import binary_scores, confusion
 from lab.eval.runner import Processor
+from lab.llm_fake import FakeLLMServer, Scripted
 from workers.messages import Corrected, Verdict
 from workers.settings import Settings
 

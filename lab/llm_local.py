@@ -209,9 +209,7 @@ def serve(model: Path, *, port: int, threads: int, parallel: int, ctx: int) -> A
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m lab.llm_local", description=__doc__.split("\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m lab.llm_local", description=__doc__.split("\n")[0])
     parser.add_argument("--model", type=Path, default=None, help="a GGUF file (default: the packaged Gemma)")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--threads", type=int, default=2)

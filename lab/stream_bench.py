@@ -26,8 +26,8 @@ from typing import Any
 import orjson
 
 from lab.broker import kafka_bootstrap
-from workers.agents.client import publish_lines, tail_records
 from lab.cluster import LocalCluster
+from workers.agents.client import publish_lines, tail_records
 from workers.agents.topics import Topics, ensure_topics
 from workers.messages import Answer, Document
 from workers.settings import Settings

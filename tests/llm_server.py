@@ -18,8 +18,8 @@ from typing import Any
 
 import orjson
 
-from workers.backends.llm import LLMClient
 from lab.llm_fake import FakeLLMServer, Recorded, Scripted, oracle
+from workers.backends.llm import LLMClient
 from workers.settings import LLMSettings, StageModel
 
 __all__ = ["FakeLLMServer", "Recorded", "Scripted", "make_client", "oracle", "reply", "stage"]

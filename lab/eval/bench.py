@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workers.errors import ConfigError
 from lab.eval.command import build_eval_pipeline, eval_settings, evaluate
 from lab.eval.datasets import DatasetError
 from lab.eval.report import write_html, write_json
 from lab.eval.runner import Processor
+from workers.errors import ConfigError
 
 __all__ = ["BENCH_MODULES", "EVAL_DATASETS", "main", "run_throughput", "summary_table"]
 

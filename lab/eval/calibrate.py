@@ -37,11 +37,11 @@ from typing import Any, Literal, Protocol
 import orjson
 from tqdm import tqdm
 
-from workers.errors import ConfigError, WoodpeckerError
 from lab.eval.adapters import load_dataset
 from lab.eval.datasets import DatasetError, EvalItem, Kind, Split, select
 from lab.eval.metrics import binary_scores, confusion, share
 from lab.eval.report import write_json
+from workers.errors import ConfigError, WoodpeckerError
 from workers.messages import Answer, Checked, CheckedClaim, ClaimTask, Judgement, Verdict
 from workers.settings import Settings
 
@@ -296,9 +296,7 @@ def _helps(test: Mapping[str, Any]) -> bool:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m lab.eval.calibrate", description=__doc__.split("\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m lab.eval.calibrate", description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/data"), help="folder of the datasets")
     parser.add_argument("--out", type=Path, default=Path("bench/results/calibration.json"))
     parser.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated names")

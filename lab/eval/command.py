@@ -24,11 +24,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from workers.errors import ConfigError
 from lab.eval.adapters import load_dataset
 from lab.eval.datasets import DATASETS, DatasetError, Split, select
 from lab.eval.report import build_report, write_html, write_json
 from lab.eval.runner import Processor, run_items
+from workers.errors import ConfigError
 from workers.settings import BackendKind, Settings, StageModel
 
 __all__ = ["build_eval_pipeline", "eval_settings", "evaluate", "register", "run", "summary"]

@@ -23,8 +23,8 @@ from typing import Protocol
 
 from tqdm import tqdm
 
-from workers.errors import WoodpeckerError
 from lab.eval.datasets import EvalItem
+from workers.errors import WoodpeckerError
 from workers.messages import Answer, Corrected
 
 __all__ = ["Outcome", "Processor", "Run", "run_items"]

@@ -125,7 +125,7 @@ def limit(path: str) -> dict[str, Any]:
 def _verifier_time(settings: Any, groups: list[list[tuple[str, str]]]) -> tuple[int, float]:
     """Every pair through the int8 network, sorted by length in batches (the fastest it goes)."""
     from workers.backends.checker import OfflineChecker
-    from workers.backends.lazy import verifier_dir
+    from workers.backends.shipped import verifier_dir
     from workers.backends.trained import TrainedChecker, load_trained
 
     vs = settings.models.offline_verifier

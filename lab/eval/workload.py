@@ -218,9 +218,7 @@ def review_share(outputs: Iterable[Corrected], answers: Sequence[Answer] = ()) -
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m lab.eval.workload", description=__doc__.split("\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m lab.eval.workload", description=__doc__.split("\n")[0])
     parser.add_argument("--answers", type=int, default=2000, help="how many answers to write")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--error-rate", type=float, default=0.05)

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from workers.backends.lazy import shipped_dir  # not crossenc: `woodpecker --help` imports no torch
-from workers.errors import WoodpeckerError
 from lab.training.data import TRAINABLE
+from workers.backends.shipped import shipped_dir  # not crossenc: `woodpecker --help` imports no torch
+from workers.errors import WoodpeckerError
 
 __all__ = ["main", "register"]
 

@@ -21,13 +21,13 @@ import random
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from workers.errors import ConfigError
 from lab.eval.adapters import load_dataset
 from lab.eval.datasets import EvalItem, Split, select
 from lab.training.hardcases import hard_cases
 from lab.training.nli import best_window, nli_pairs
 from lab.training.pairs import Label, Pair
 from lab.training.synthetic import synthesize
+from workers.errors import ConfigError
 
 __all__ = ["TRAINABLE", "benchmark_pairs", "best_window", "build_sets", "item_documents"]
 

@@ -347,9 +347,9 @@ def _cached_rows(args: argparse.Namespace) -> list[ClaimRow]:
         stored = pickle.loads(args.cache.read_bytes())
         if stored.get("key") == key:
             return list(stored["rows"])
+    from lab.eval.command import eval_settings
     from workers.backends.checker import OfflineChecker
     from workers.backends.embedder import load_embedder
-    from lab.eval.command import eval_settings
     from workers.pipeline import Pipeline
 
     settings = eval_settings("local")

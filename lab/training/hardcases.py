@@ -18,10 +18,10 @@ import random
 import re
 from collections.abc import Sequence
 
+from lab.training.pairs import Pair
 from workers.stages.extract import split_sentences
 from workers.stages.slots import SlotKind, extract_slots
 from workers.stages.terms import content_terms
-from lab.training.pairs import Pair
 
 __all__ = ["add_condition", "change_modality", "hard_cases", "similar_window"]
 

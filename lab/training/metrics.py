@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from workers.backends.crossenc import Meta
 from lab.training.pairs import LABELS, NOT_SUPPORT
+from workers.backends.crossenc import Meta
 
 __all__ = ["choose_thresholds", "correct", "decide", "fit_temperature", "pair_metrics", "softmax"]
 

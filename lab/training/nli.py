@@ -28,10 +28,10 @@ from typing import Any
 
 import orjson
 
+from lab.training.pairs import Pair, Target
 from workers.errors import ConfigError
 from workers.stages._text import content_words
 from workers.stages.extract import split_sentences
-from lab.training.pairs import Pair, Target
 
 __all__ = ["CAPS", "nli_pairs", "read_set", "valid_key"]
 

@@ -24,12 +24,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workers.stages._text import has_verb, words
-from workers.stages.extract import split_sentences
-from workers.stages.terms import content_terms
 from lab.training.pairs import LABELS, Pair, Target
 from lab.training.paraphrase import paraphrases
 from lab.training.perturb import EntityPool, contradictions, entity_slots
+from workers.stages._text import has_verb, words
+from workers.stages.extract import split_sentences
+from workers.stages.terms import content_terms
 
 __all__ = ["synthesize"]
 

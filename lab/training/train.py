@@ -27,9 +27,9 @@ import numpy.typing as npt
 import torch
 from tqdm import tqdm
 
-from workers.backends.crossenc import CrossEncoder, Meta, encode, load_base, load_shipped, save_shipped
 from lab.training.metrics import choose_thresholds, fit_temperature, pair_metrics
 from lab.training.pairs import LABELS, NOT_SUPPORT, Pair, target_index
+from workers.backends.crossenc import CrossEncoder, Meta, encode, load_base, load_shipped, save_shipped
 
 __all__ = ["TrainConfig", "TrainResult", "predict", "train"]
 

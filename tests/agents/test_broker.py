@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from aiokafka.admin import AIOKafkaAdminClient
 
-from tests.agents.helpers import answer
 from lab.broker import EmbeddedBroker, free_port, kafka_bootstrap
+from tests.agents.helpers import answer
 from workers.agents.client import publish_lines, tail_records
 from workers.agents.topics import Topics, client_options, ensure_topics
 from workers.settings import KafkaSettings

@@ -25,9 +25,8 @@ from aiokafka.consumer.group_coordinator import CoordinatorGroupRebalance, Group
 from faust.transport import consumer
 from faust.transport.producer import ProducerBuffer
 
-from lab import broker
-from workers.agents import compat
 from lab.cluster import LocalCluster
+from workers.agents import compat
 from workers.agents.seeking import ReadOffsets
 from workers.agents.worker import _install_workarounds, _Worker
 from workers.errors import CompatError, ConfigError
@@ -250,10 +249,10 @@ def test_faust_and_aiokafka_are_pinned_to_the_tested_versions() -> None:
 def test_the_broker_is_the_setting_else_embedded_only_for_a_broker_this_process_runs(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(broker, "_RUNNING", {"127.0.0.1:39092"})
-    assert broker.broker_kind(KafkaSettings(), bootstrap="127.0.0.1:39092") == "embedded"
-    assert broker.broker_kind(KafkaSettings(), bootstrap="kafka:9092") == "kafka"
-    assert broker.broker_kind(KafkaSettings(broker="embedded"), bootstrap="kafka:9092") == "embedded"
+    monkeypatch.setattr(compat, "_EMBEDDED", {"127.0.0.1:39092"})
+    assert compat.broker_kind(KafkaSettings(), bootstrap="127.0.0.1:39092") == "embedded"
+    assert compat.broker_kind(KafkaSettings(), bootstrap="kafka:9092") == "kafka"
+    assert compat.broker_kind(KafkaSettings(broker="embedded"), bootstrap="kafka:9092") == "embedded"
     monkeypatch.delenv("WOODPECKER_KAFKA__BROKER", raising=False)
     cluster = LocalCluster(bootstrap="127.0.0.1:39092", workdir=tmp_path)
     assert cluster.child_env()["WOODPECKER_KAFKA__BROKER"] == "embedded"  # its workers cannot tell

@@ -33,11 +33,11 @@ import pytest
 import redis
 from aiokafka.admin import AIOKafkaAdminClient
 
-from tests.redis_server import RedisServer, free_port, redis_server_binary
-from lab.stream_bench import synthetic_answers
 from lab.broker import kafka_bootstrap
-from workers.agents.client import Record, publish_lines, tail_records
 from lab.cluster import LocalCluster, WorkerProcess
+from lab.stream_bench import synthetic_answers
+from tests.redis_server import RedisServer, free_port, redis_server_binary
+from workers.agents.client import Record, publish_lines, tail_records
 from workers.agents.context import worker_name
 from workers.agents.correction import GatherStatus
 from workers.agents.topics import Topics, client_options

@@ -20,13 +20,13 @@ from typing import Any
 
 import pytest
 
-from lab.stream_bench import synthetic_answers
 from lab.broker import kafka_bootstrap
-from workers.agents.client import publish_lines, tail_records
 from lab.cluster import LocalCluster
+from lab.llm_fake import FakeLLMServer
+from lab.stream_bench import synthetic_answers
+from workers.agents.client import publish_lines, tail_records
 from workers.agents.context import H_SCHEMA
 from workers.agents.topics import Topics
-from lab.llm_fake import FakeLLMServer
 from workers.messages import Answer, Corrected, read_output, read_review
 from workers.settings import Settings
 

@@ -26,10 +26,10 @@ import orjson
 import pytest
 from aiokafka import AIOKafkaProducer
 
-from lab.stream_bench import synthetic_answers
 from lab.broker import kafka_bootstrap
-from workers.agents.client import Record, publish_lines, tail_records
 from lab.cluster import LocalCluster
+from lab.stream_bench import synthetic_answers
+from workers.agents.client import Record, publish_lines, tail_records
 from workers.agents.sampler import Sampler
 from workers.agents.topics import Topics, client_options
 from workers.messages import Answer, Corrected, DeadLetter, Document, Route, read_output

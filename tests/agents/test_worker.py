@@ -24,12 +24,12 @@ from aiokafka.structs import TopicPartition
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
+from lab.broker import free_port, kafka_bootstrap
+from lab.cluster import LocalCluster, WorkerProcess
+from lab.stream_bench import synthetic_answers
 from tests.agents.helpers import ListSink, make_ctx
 from workers.agents.app import AgentApp
-from lab.stream_bench import synthetic_answers
-from lab.broker import free_port, kafka_bootstrap
 from workers.agents.client import publish_lines
-from lab.cluster import LocalCluster, WorkerProcess
 from workers.agents.topics import Topics, ensure_topics
 from workers.agents.worker import lag_of, report_status
 from workers.settings import Settings

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.fakes import HashEmbedder, ScriptedChecker
 from lab import cache_bench
+from tests.fakes import HashEmbedder, ScriptedChecker
 
 
 def test_bench_reports_cold_and_warm_in_one_run(tmp_path: Path) -> None:

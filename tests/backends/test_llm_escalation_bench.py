@@ -6,10 +6,10 @@ from pathlib import Path
 
 import orjson
 
-from tests.fakes import HashEmbedder, ScriptedChecker
-from lab.llm_escalation_bench import compare
-from workers.backends.llm_wiring import build_llm_parts
 from lab.eval.datasets import load_jsonl
+from lab.llm_escalation_bench import compare
+from tests.fakes import HashEmbedder, ScriptedChecker
+from workers.backends.llm_wiring import build_llm_parts
 from workers.messages import Judgement
 from workers.pipeline import Pipeline
 from workers.protocols import CheckResult

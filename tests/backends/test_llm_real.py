@@ -17,11 +17,11 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
+from lab.llm_local import MODEL_NAME, LocalLLMServer
+from lab.llm_proxy import RecordingProxy
 from tests.fakes import HashEmbedder, ScriptedChecker
 from workers.backends.llm import LLMClient, LLMError
 from workers.backends.llm_checker import LLMChecker
-from lab.llm_local import MODEL_NAME, LocalLLMServer
-from lab.llm_proxy import RecordingProxy
 from workers.backends.llm_usage import usage_scope
 from workers.backends.llm_wiring import build_llm_parts
 from workers.messages import Answer, Claim, Document, Evidence, Judgement

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 
-from tests.console.helpers import fresh_settings, outputs, review_request, seed
 from lab.broker import EmbeddedBroker
+from tests.console.helpers import fresh_settings, outputs, review_request, seed
 from workers.console.app import COOKIE, ReviewConsole
 from workers.console.auth import Session, SessionCodec, check_password, hash_password
 from workers.settings import Settings

@@ -24,9 +24,9 @@ from typing import Any
 import orjson
 import pytest
 
+from lab.broker import EmbeddedBroker
 from tests.console.helpers import EVIDENCE, fresh_settings, outputs, review_request, seed
 from tests.redis_server import free_port
-from lab.broker import EmbeddedBroker
 from workers.console.auth import hash_password
 from workers.settings import Settings
 

@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.console.helpers import fresh_settings, outputs, review_request, seed
 from lab.broker import EmbeddedBroker
+from tests.console.helpers import fresh_settings, outputs, review_request, seed
 from workers.console.decide import Conflict, Decider, NotFound
 from workers.console.store import ReviewStore, open_store
 from workers.console.sync import ReviewSync

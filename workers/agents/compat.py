@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Literal
 
-from lab.broker import broker_kind
 from workers.agents.flushing import flush_producer_buffer_fully
 from workers.agents.membership import keep_member_id_on_illegal_generation, rejoin_on_empty_assignment
 from workers.agents.pacing import pace_empty_fetches
@@ -230,8 +229,33 @@ def install(
     )
 
 
+# Bootstraps of the embedded brokers this process started and has not stopped yet.
+_EMBEDDED: set[str] = set()
+
+
+def broker_kind(kafka: KafkaSettings, *, bootstrap: str) -> Literal["kafka", "embedded"]:
+    """`kafka.broker` when set, else "embedded" for a noida-db broker this process runs, else "kafka".
+
+    Usage::
+
+        install(broker=broker_kind(settings.kafka, bootstrap=bootstrap))
+    """
+    if kafka.broker is not None:
+        return kafka.broker
+    return "embedded" if bootstrap in _EMBEDDED else "kafka"
+
+
+def mark_embedded(bootstrap: str) -> None:
+    """Called by the embedded-broker harness for a broker this process started."""
+    _EMBEDDED.add(bootstrap)
+
+
+def unmark_embedded(bootstrap: str) -> None:
+    _EMBEDDED.discard(bootstrap)
+
+
 def install_for(kafka: KafkaSettings, *, bootstrap: str, faust: bool = True) -> CompatReport:
-    """`install` for the broker `kafka` and `bootstrap` name (broker.broker_kind), with its fetch pause."""
+    """`install` for the broker `kafka` and `bootstrap` name (`broker_kind`), with its fetch pause."""
     broker = broker_kind(kafka, bootstrap=bootstrap)
     return install(broker=broker, empty_fetch_pause_s=kafka.empty_fetch_pause_s, faust=faust)
 

@@ -24,7 +24,7 @@ import torch
 from safetensors.torch import load_file, save_file
 
 from workers.backends.embedder import model_dir  # sets the offline switches before transformers loads
-from workers.backends.lazy import shipped_dir
+from workers.backends.shipped import shipped_dir
 from workers.errors import BackendError
 
 __all__ = [

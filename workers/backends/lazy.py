@@ -14,15 +14,13 @@ Usage::
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Generic, TypeVar
 
-from workers.errors import BackendError, ConfigError
+from workers.backends.shipped import WEIGHTS, read_decision, verifier_dir, weights_digest
+from workers.errors import ConfigError
 from workers.messages import Claim, Evidence
 from workers.protocols import CheckResult, Embedder, Vectors, VerdictComponent
 from workers.settings import VerifierSettings
@@ -33,15 +31,10 @@ __all__ = [
     "LazyEmbedder",
     "lazy_embedder",
     "lazy_offline_verifier",
-    "read_decision",
-    "shipped_dir",
-    "verifier_dir",
-    "weights_digest",
 ]
 
 log = logging.getLogger(__name__)
 M = TypeVar("M")
-_WEIGHTS = "weights.safetensors"
 
 
 class _Once(Generic[M]):
@@ -121,7 +114,7 @@ def lazy_offline_verifier(
     if settings.offline == "rules":
         return rules, None
     folder = verifier_dir(settings)
-    if not (folder / _WEIGHTS).is_file() or not (folder / "meta.json").is_file():
+    if not (folder / WEIGHTS).is_file() or not (folder / "meta.json").is_file():
         log.warning("trained verifier unavailable, using the rule checks: no trained verifier in %s", folder)
         return rules, None
 
@@ -132,32 +125,3 @@ def lazy_offline_verifier(
 
     checker = LazyChecker(load, name=f"trained-minilm@{weights_digest(folder)}")
     return checker, read_decision(settings)
-
-
-def shipped_dir() -> Path:
-    """Where the trained weights ship inside the package."""
-    return Path(__file__).resolve().parent.parent / "_models" / "verifier"
-
-
-def verifier_dir(settings: VerifierSettings) -> Path:
-    """The folder of the verifier's weights: the settings' own, else those shipped in the package."""
-    return Path(settings.weights) if settings.weights else shipped_dir()
-
-
-def weights_digest(folder: Path) -> str:
-    """The first 12 hex digits of the weights' SHA-256: part of the verifier's name and cache keys."""
-    return hashlib.sha256((folder / _WEIGHTS).read_bytes()).hexdigest()[:12]
-
-
-def read_decision(settings: VerifierSettings) -> Decision | None:
-    """The calibrated decision shipped beside the weights, when the settings ask for it."""
-    if settings.decision != "calibrated":
-        return None
-    path = verifier_dir(settings) / "decision.json"
-    if not path.is_file():
-        log.warning("no calibrated decision in %s: the verifier's own thresholds decide", path.parent)
-        return None
-    try:
-        return Decision.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise BackendError(f"cannot read the calibrated decision {path}: {exc}") from exc

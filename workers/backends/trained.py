@@ -28,7 +28,7 @@ import torch
 
 from workers.backends.crossenc import CrossEncoder, Meta, encode, load_shipped, quantized
 from workers.backends.embedder import configure_threads
-from workers.backends.lazy import read_decision, verifier_dir
+from workers.backends.shipped import read_decision, verifier_dir
 from workers.errors import BackendError
 from workers.messages import Claim, Evidence, Judgement
 from workers.protocols import CheckResult, VerdictComponent

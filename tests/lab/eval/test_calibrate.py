@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from workers.errors import InvalidMessage
 from lab.eval import calibrate as cal
 from lab.eval.calibrate import ClaimRecord, ItemRecord
 from lab.eval.datasets import EvalItem
+from workers.errors import InvalidMessage
 from workers.messages import Answer, Checked, CheckedClaim, Claim, ClaimTask, Judgement, Verdict
 from workers.protocols import CheckResult
 from workers.stages.verify import combine

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from lab.eval import bench, command
 from tests.lab.eval.fakes import FakePipeline
 from workers import cli
 from workers.errors import ConfigError
-from lab.eval import bench, command
 from workers.settings import Settings, StageModel
 
 DOCS = [{"id": "d", "text": "Paris is in France."}]

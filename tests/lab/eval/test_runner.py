@@ -7,10 +7,10 @@ import json
 import re
 from pathlib import Path
 
-from tests.lab.eval.fakes import FakePipeline
 from lab.eval.datasets import EvalItem, GoldRegion
 from lab.eval.report import build_report, render_html, write_html, write_json
 from lab.eval.runner import run_items
+from tests.lab.eval.fakes import FakePipeline
 from workers.messages import Answer, Document
 
 DOCS = (Document(id="d", text="Paris is the capital of France. It has a large museum."),)

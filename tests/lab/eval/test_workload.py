@@ -15,7 +15,6 @@ import pytest
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
-from tests.agents.helpers import light_pipeline
 from lab.eval.workload import (
     CLEAN,
     CONTRADICTED,
@@ -25,6 +24,7 @@ from lab.eval.workload import (
     review_share,
     workload_answers,
 )
+from tests.agents.helpers import light_pipeline
 from workers.messages import Corrected
 from workers.settings import Settings
 from workers.telemetry import Metrics, record_result

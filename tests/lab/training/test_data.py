@@ -8,10 +8,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-from workers.errors import ConfigError
 from lab.eval.datasets import EvalItem, GoldRegion, in_split
-from workers.messages import Answer, Document
 from lab.training.data import benchmark_pairs, best_window, build_sets
+from workers.errors import ConfigError
+from workers.messages import Answer, Document
 
 DOC = (
     "Arthur's Magazine was an American literary periodical published in Philadelphia. "

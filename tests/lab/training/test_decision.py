@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from lab.training.decision import ClaimRow, answer_threshold, fit, fit_logistic
 from workers.messages import Claim, ClaimTask, Judgement
 from workers.protocols import CheckResult
-from lab.training.decision import ClaimRow, answer_threshold, fit, fit_logistic
 
 
 def test_logistic_regression_finds_the_signal() -> None:

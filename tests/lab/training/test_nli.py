@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from workers.errors import ConfigError
 from lab.training.nli import nli_pairs, read_set, valid_key
+from workers.errors import ConfigError
 
 LONG_DOC = " ".join(f"Sentence number {i} talks about topic {i} at length." for i in range(60))
 

@@ -8,15 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lab.training.metrics import choose_thresholds, decide, fit_temperature, softmax
+from lab.training.pairs import Pair
+from lab.training.report import summarise, write_report
+from lab.training.train import TrainConfig, predict, train
 from workers.backends.checker import OfflineChecker
 from workers.backends.crossenc import FROZEN, load_shipped
 from workers.backends.trained import TrainedChecker, load_offline_verifier
 from workers.messages import Claim, Evidence
 from workers.settings import VerifierSettings
-from lab.training.metrics import choose_thresholds, decide, fit_temperature, softmax
-from lab.training.pairs import Pair
-from lab.training.report import summarise, write_report
-from lab.training.train import TrainConfig, predict, train
 
 EVIDENCE = "Acme's revenue rose 12% to $4.1 billion in 2023, the company said in March."
 PAIRS = [
