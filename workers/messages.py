@@ -525,4 +525,6 @@ class VerdictMessage(_Frozen):
             raise ValueError("`plan` is required for kind plan and not allowed otherwise")
         if (self.checked is not None) != (self.kind is GatherKind.VERDICT):
             raise ValueError("`checked` is required for kind verdict and not allowed otherwise")
+        if self.plan is not None and not self.plan.tasks:
+            raise ValueError("a plan on the verdicts topic has at least one task")
         return self

@@ -21,7 +21,7 @@ Usage::
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
@@ -166,6 +166,14 @@ class Pipeline:
         """Tasks whose verdicts never came: UNVERIFIED with `reason`; `fallback` goes into the stats."""
         claims = tuple(unverified_for_missing(t, reason=reason) for t in tasks)
         return Checked(claims=claims, ledger=Ledger(fallbacks=(fallback,) if fallback else ()))
+
+    def warm(self, *, agents: Collection[str]) -> None:
+        """Loads now the models these agents will use: extraction the embedder, verification the verifier;
+        correction none. Models that are not lazy are already loaded."""
+        if "extraction" in agents:
+            _load(self.embedder)
+        if "verification" in agents:
+            _load(self.checker)
 
     def threshold_for(self, *, domain: str | None, claim_type: str | None = None) -> float:
         """The tier-1 threshold: the calibrated gate for the domain, else the settings' threshold."""
@@ -336,6 +344,17 @@ def stats_of(ledger: Ledger) -> Stats:
         llm_stages=ledger.llm_stages or None,
         escalated=ledger.escalated,
     )
+
+
+def _load(component: object) -> None:
+    """Finds the lazy model under the cache and LLM wrappers (`inner`, `fallback`) and loads it."""
+    seen: list[object] = [component]
+    while seen:
+        node = seen.pop()
+        load = getattr(node, "load", None)
+        if callable(load):
+            load()
+        seen += [x for x in (getattr(node, "inner", None), getattr(node, "fallback", None)) if x is not None]
 
 
 def _held(out: Corrected, *, reason: str) -> Corrected:

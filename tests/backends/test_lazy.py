@@ -14,10 +14,14 @@ from pathlib import Path
 import pytest
 
 from tests.fakes import HashEmbedder
+from workers.backends.cache import LruCache
+from workers.backends.cached import CachedChecker, CachedEmbedder
 from workers.backends.checker import OfflineChecker
-from workers.backends.lazy import LazyEmbedder, lazy_offline_verifier, shipped_dir, weights_digest
+from workers.backends.lazy import LazyChecker, LazyEmbedder, lazy_offline_verifier
+from workers.backends.shipped import shipped_dir, weights_digest
+from workers.pipeline import Pipeline
 from workers.protocols import Vectors
-from workers.settings import VerifierSettings
+from workers.settings import Settings, VerifierSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("torch", "transformers", "sentence_transformers")
@@ -49,14 +53,16 @@ def test_light_commands_import_no_torch(argv: list[str]) -> None:
 
 def test_a_built_pipeline_loads_no_model_until_used_and_finish_needs_none() -> None:
     code = """
-        from workers.messages import Answer, Document
+        from workers.messages import Answer, Claim, ClaimTask, Document, Plan, Route, RouteInfo
         from workers.pipeline import build_pipeline
         from workers.settings import Settings
-        from workers.stages.route import route
-        settings = Settings()
-        pipeline = build_pipeline(settings)
+        pipeline = build_pipeline(Settings())
         answer = Answer(id="a", query="q", answer="Revenue rose 12%.", documents=[Document(id="d", text="x")])
-        pipeline.finish(answer, route(answer, settings=settings.routing), [])
+        task = ClaimTask(claim=Claim(id="c0", text="Revenue rose 12%.", start=0, end=17))
+        route = RouteInfo(route=Route.FULL, complexity=0.5, stakes=0.5)
+        plan = Plan(answer=answer, route=route, tasks=(task,))
+        out = pipeline.finish(plan, [pipeline.unanswered([task], reason="late", fallback=None)])
+        assert out.claims and out.route is Route.FULL  # corrected, and stored in the semantic cache
         assert not pipeline.embedder.inner.loaded and not pipeline.checker.inner.loaded
         assert pipeline.checker.name.startswith("trained-minilm@") and pipeline.decision is not None
     """
@@ -94,3 +100,20 @@ def test_the_lazy_verifier_is_named_by_the_weights_without_loading_them() -> Non
     assert decision is not None
     rules, none = lazy_offline_verifier(VerifierSettings(offline="rules"), rules=OfflineChecker())
     assert isinstance(rules, OfflineChecker) and none is None
+
+
+def test_warm_loads_the_models_of_the_agents_named_and_no_others() -> None:
+    cache = LruCache()
+    embedder = LazyEmbedder(HashEmbedder, model_id="hash")
+    checker = LazyChecker(OfflineChecker, name="rules")
+    pipeline = Pipeline(
+        settings=Settings(),
+        embedder=CachedEmbedder(embedder, cache=cache, ttl_s=60),
+        checker=CachedChecker(checker, cache=cache, ttl_s=60),
+    )
+    pipeline.warm(agents=("correction",))
+    assert not embedder.loaded and not checker.loaded
+    pipeline.warm(agents=("verification",))
+    assert checker.loaded and not embedder.loaded
+    pipeline.warm(agents=("extraction", "verification"))
+    assert embedder.loaded

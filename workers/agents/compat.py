@@ -154,10 +154,7 @@ WORKAROUNDS: tuple[Workaround, ...] = (
             "related: https://github.com/faust-streaming/faust/issues/216"
         ),
         package="faust-streaming",
-        targets=(
-            "faust.transport.consumer:Consumer.__init__",
-            "faust.transport.consumer:Consumer._drain_messages",
-        ),
+        targets=("faust.transport.consumer:Consumer.__init__",),
         scope="always",
         required=True,
         apply=lambda options: keep_read_offsets_after_seek(),

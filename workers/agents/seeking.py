@@ -20,27 +20,26 @@ caught and ignored.
 With this patch a read offset the fetch loop writes is ignored when a seek (or a revocation) touched
 that partition after the loop read the value it compared against; every other write passes as before.
 A record delivered just before such a seek is then fetched and processed again, which at-least-once
-delivery and the idempotent agents allow for. The fetch loop is told apart by its task, not by its
-frame: the patched `Consumer._drain_messages` marks the task it runs in, and only reads and writes made
-in that task count as the loop's (seeks come from the rebalance and recovery tasks, or faust's consumer
-thread). Switches itself off (with a warning) when faust's consumer no longer has the parts this relies on.
+delivery and the idempotent agents allow for. The fetch loop is told apart by how it reaches the
+mapping, not by frames or tasks: faust's `Consumer._drain_messages` binds `_read_offset.__getitem__` and
+`.__setitem__` once, at its start, and calls those bound methods; every other reader and writer (seeks,
+`perform_seek`, revocations) uses `[]`, `update`, `pop` and `del`, which go through the type's slots. So
+the bound accessors this mapping hands out are the loop's, and only the loop's. A test drives the pinned
+faust's own fetch loop to prove it still binds them so. Switches itself off (with a warning) when faust's
+consumer no longer has the parts this relies on.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = ["ReadOffsets", "keep_read_offsets_after_seek"]
 
 log = logging.getLogger(__name__)
-
-_Loop = Callable[[Any, Any], Awaitable[None]]
 
 
 def keep_read_offsets_after_seek() -> bool:
@@ -48,67 +47,51 @@ def keep_read_offsets_after_seek() -> bool:
 
     Usage::
 
-        assert keep_read_offsets_after_seek()    # Consumer.__init__ and _drain_messages now wrapped
+        assert keep_read_offsets_after_seek()    # Consumer.__init__ now makes its read offsets ReadOffsets
     """
     from faust.transport import consumer
 
     cls: Any = consumer.Consumer
-    loop: Any = getattr(cls, "_drain_messages", None)
-    if loop is None or not hasattr(cls, "perform_seek"):
+    if getattr(cls, "_drain_messages", None) is None or not hasattr(cls, "perform_seek"):
         log.warning("faust Consumer changed; a seek during delivery may still skip records")
         return False
     if not getattr(cls.__init__, "__woodpecker__", False):
         cls.__init__ = _with_read_offsets(cls.__init__)
-    if not getattr(loop, "__woodpecker__", False):
-        cls._drain_messages = _marking_fetch_loop(loop)
     return True
 
 
 class ReadOffsets(defaultdict[Any, int | None]):
     """faust's read offsets, with a seek count per partition.
 
-    The fetch loop reads a partition's offset (`[]`) before it delivers a record and writes the record's
-    offset (`[] =`) after; a write whose read came before the latest seek of that partition is stale.
-    Seeks and revocations reach the mapping through `update`, `pop`, `del` and writes from other tasks.
+    The fetch loop reads a partition's offset before it delivers a record and writes the record's offset
+    after, through the accessors it binds (`offsets.__getitem__`, `offsets.__setitem__`); a write whose
+    read came before the latest seek of that partition is stale and ignored. Everything else (`[]`,
+    `[] =`, `update`, `pop`, `del`) is a plain read or a seek::
 
-        offsets = ReadOffsets()
-        with offsets.fetch_loop():        # in the fetch loop's task: its reads and writes are checked
-            ...
+        get, put = offsets.__getitem__, offsets.__setitem__   # as faust's fetch loop binds them
+        read = get(tp); ...; put(tp, offset)                  # ignored if a seek came in between
     """
 
     def __init__(self, items: Iterable[tuple[Any, int | None]] = ()) -> None:
         super().__init__(lambda: None, items)
         self._seeks: dict[Any, int] = {}
         self._read_at: dict[Any, int] = {}
-        self._loop_task: asyncio.Task[Any] | None = None
         self.stale_writes = 0
 
-    @contextlib.contextmanager
-    def fetch_loop(self) -> Iterator[None]:
-        """Marks the running task as faust's fetch loop while the block runs."""
-        task = asyncio.current_task()
-        self._loop_task = task
-        try:
-            yield
-        finally:
-            if self._loop_task is task:
-                self._loop_task = None
+    def __getattribute__(self, name: str) -> Any:
+        # Only an explicit attribute lookup reaches here for these two (`x[k]` uses the type's slots):
+        # that is how faust's fetch loop takes them, so it gets the checked accessors.
+        if name == "__getitem__":
+            return object.__getattribute__(self, "_loop_read")
+        if name == "__setitem__":
+            return object.__getattribute__(self, "_loop_write")
+        return super().__getattribute__(name)
 
     def __missing__(self, tp: Any) -> None:
         return None  # as faust's defaultdict(lambda: None), without inserting (an insert is no seek)
 
-    def __getitem__(self, tp: Any) -> int | None:
-        if self._in_fetch_loop():
-            self._read_at[tp] = self._seeks.get(tp, 0)
-        return super().__getitem__(tp)
-
     def __setitem__(self, tp: Any, offset: int | None) -> None:
-        if self._in_fetch_loop():
-            if self._read_at.pop(tp, None) != self._seeks.get(tp, 0):
-                self.stale_writes += 1
-                return
-        else:
-            self._seeked(tp)
+        self._seeked(tp)  # a write from outside the fetch loop: Consumer.seek
         super().__setitem__(tp, offset)
 
     def __delitem__(self, tp: Any) -> None:
@@ -125,16 +108,18 @@ class ReadOffsets(defaultdict[Any, int | None]):
             self._seeked(tp)
         super().update(changes)
 
+    def _loop_read(self, tp: Any) -> int | None:
+        self._read_at[tp] = self._seeks.get(tp, 0)
+        return self[tp]
+
+    def _loop_write(self, tp: Any, offset: int | None) -> None:
+        if self._read_at.pop(tp, None) != self._seeks.get(tp, 0):
+            self.stale_writes += 1
+            return
+        dict.__setitem__(self, tp, offset)
+
     def _seeked(self, tp: Any) -> None:
         self._seeks[tp] = self._seeks.get(tp, 0) + 1
-
-    def _in_fetch_loop(self) -> bool:
-        if self._loop_task is None:
-            return False
-        try:
-            return asyncio.current_task() is self._loop_task
-        except RuntimeError:  # no event loop in this thread: faust's consumer thread seeking
-            return False
 
 
 def _with_read_offsets(init: Callable[..., None]) -> Callable[..., None]:
@@ -145,15 +130,3 @@ def _with_read_offsets(init: Callable[..., None]) -> Callable[..., None]:
 
     __init__.__woodpecker__ = True  # type: ignore[attr-defined]
     return __init__
-
-
-def _marking_fetch_loop(drain: _Loop) -> _Loop:
-    @functools.wraps(drain)
-    async def _drain_messages(self: Any, fetcher: Any) -> None:
-        offsets = self._read_offset
-        marked = offsets.fetch_loop() if isinstance(offsets, ReadOffsets) else contextlib.nullcontext()
-        with marked:
-            await drain(self, fetcher)
-
-    _drain_messages.__woodpecker__ = True  # type: ignore[attr-defined]
-    return _drain_messages

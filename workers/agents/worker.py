@@ -62,6 +62,11 @@ def run_worker(
     if created:
         log.info("created topics %s", ", ".join(created))
     pipeline = pipeline_factory(settings)
+    # The models this worker's agents use load now, before it joins its groups: a first record never
+    # waits seconds for them (and a restarted worker does not stall its partitions).
+    warm = getattr(pipeline, "warm", None)
+    if callable(warm):
+        warm(agents=agents)
     with _scratch_dir() as data_dir:
         apps = create_apps(
             settings, agents=agents, pipeline=pipeline, bootstrap=bootstrap, app_id=app_id,

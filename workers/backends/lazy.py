@@ -72,6 +72,10 @@ class LazyEmbedder:
     def loaded(self) -> bool:
         return self._model.loaded
 
+    def load(self) -> None:
+        """Load the model now (a worker warming up before it takes records)."""
+        self._model.get()
+
     def encode(self, texts: Sequence[str]) -> Vectors:
         return self._model.get().encode(texts)
 
@@ -90,6 +94,10 @@ class LazyChecker:
     @property
     def loaded(self) -> bool:
         return self._model.loaded
+
+    def load(self) -> None:
+        """Load the model now (a worker warming up before it takes records)."""
+        self._model.get()
 
     def judge_many(self, items: Sequence[tuple[Claim, Sequence[Evidence]]]) -> list[CheckResult]:
         return self._model.get().judge_many(items)
