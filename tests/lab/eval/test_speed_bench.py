@@ -50,7 +50,7 @@ def test_the_report_shows_the_three_side_by_side() -> None:
 
 
 def test_the_sample_is_fixed_and_from_the_asked_split() -> None:
-    data = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    data = Path(__file__).resolve().parents[3].parent / "shared" / "data"
     if not (data / "faithbench").is_dir():
         pytest.skip(f"no FaithBench data under {data}")
     first = sample_answers(data, n=5, split="train", seed=0)
