@@ -26,6 +26,7 @@ from lab.eval.command import build_eval_pipeline, eval_settings, evaluate
 from lab.eval.datasets import DatasetError
 from lab.eval.report import write_html, write_json
 from lab.eval.runner import Processor
+from lab.eval.speed_bench import current_commit
 from workers.errors import ConfigError
 
 __all__ = ["BENCH_MODULES", "EVAL_DATASETS", "main", "run_throughput", "summary_table"]
@@ -68,9 +69,17 @@ def main(argv: Sequence[str] | None = None, *, pipeline: Processor | None = None
         print(f"bench: {exc}", file=sys.stderr)
         return 2
     throughput = {} if args.no_throughput else run_throughput(args.out)
-    summary = {"evaluations": evaluations, "throughput": throughput, "split": args.split, "limit": args.limit}
+    commit = current_commit()
+    summary = {
+        "commit": commit, "evaluations": evaluations, "throughput": throughput, "split": args.split,
+        "limit": args.limit,
+    }  # fmt: skip
     write_json(summary, args.out / "summary.json")
-    print(summary_table(evaluations, throughput))
+    table = summary_table(evaluations, throughput)
+    # The tables are generated here, with the commit they were measured on; docs point to them.
+    heading = f"# make bench at {commit} (split {args.split}, limit {args.limit})\n\n"
+    (args.out / "summary.md").write_text(heading + "```\n" + table + "\n```\n", encoding="utf-8")
+    print(f"measured at {commit}\n{table}")
     return 0
 
 

@@ -132,6 +132,11 @@ def _best(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return max(runs, key=lambda r: float(r["answers_per_s"]))
 
 
+def current_commit() -> str:
+    """The checkout's short commit: every table `make bench` writes names the code it measured."""
+    return _commit()
+
+
 def _commit() -> str:
     done = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True

@@ -140,6 +140,8 @@ def test_bench_runs_evaluations_and_registered_modules(
     assert summary["evaluations"]["faithbench"]["skipped"].startswith("no folder")
     assert summary["evaluations"]["halueval-qa"]["response"]["woodpecker"]["n"] == 4
     assert summary["throughput"]["workers.no_such_module.bench"] == {"skipped": "module not present yet"}
+    # The table is written with the commit it was measured on (never hand-copied).
+    assert summary["commit"] and summary["commit"] in (out / "summary.md").read_text()
     assert json.loads((out / "fake_throughput.json").read_text())["answers_per_s"] == 12.5
     assert (out / "halueval-qa.json").is_file() and (out / "halueval-qa.html").is_file()
     table = capsys.readouterr().out
