@@ -13,7 +13,6 @@ Usage::
 
 from __future__ import annotations
 
-import orjson
 from pydantic import TypeAdapter, ValidationError
 
 from workers.backends.cache import Cache
@@ -46,8 +45,8 @@ class DocumentStore:
         if raw is None or text_digest(raw) != key.rsplit(":", 1)[-1]:
             return None
         try:
-            return _DOCUMENTS.validate_python(orjson.loads(raw))
-        except (orjson.JSONDecodeError, ValidationError):
+            return _DOCUMENTS.validate_json(raw)
+        except ValidationError:
             return None
 
 

@@ -1,14 +1,15 @@
 """Per-answer LLM accounting: calls, tokens and cost by stage, and why a stage fell back.
 
-The LLM components record into the ledger of the current context; the pipeline opens one ledger per
-answer and folds it into `Corrected.stats`. Without an open ledger, recording is a no-op, so the
-components also work on their own. Light on purpose: importing it does not import `openai`.
+The LLM components record into the ledger of the current context; each pipeline phase opens its own
+and returns it as a `messages.Ledger`, which `Pipeline.finish` folds into `Corrected.stats`. Without
+an open ledger, recording is a no-op, so the components also work on their own. Light on purpose:
+importing it does not import `openai`.
 
 Usage::
 
-    with usage_scope() as ledger:
-        corrected = pipeline.process(answer)          # components call record(...) / record_fallback(...)
-    corrected = ledger.apply(corrected)              # stats.llm_calls, tokens_in/out, cost_usd, fallback
+    with usage_scope(fresh=True) as ledger:          # each pipeline phase opens its own
+        ...                                          # components call record(...) / record_fallback(...)
+    ledger.snapshot(stage_ms=ms, cache_hits=hits, spent_s=0.0)   # the phase's messages.Ledger
     with llm_stage(budget_s=120.0) as deadline: ...  # one stage timed against the answer's LLM budget
 
     warn_if_self_verifying(answer, models)           # logs a warning: verifier == the answer's generator
@@ -25,7 +26,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from workers.messages import Answer, Corrected, Ledger, StageUsage, Stats
+from workers.messages import Answer, Ledger, StageUsage, Stats
 from workers.settings import ModelSettings
 
 __all__ = [
@@ -154,9 +155,6 @@ class UsageLedger:
             escalated=self.escalated,
             llm_s=round(max(0.0, self.llm_seconds - spent_s), 6),
         )
-
-    def apply(self, corrected: Corrected) -> Corrected:
-        return corrected.model_copy(update={"stats": self.merge_into(corrected.stats)})
 
 
 def _stage_usage(u: Usage) -> StageUsage:
