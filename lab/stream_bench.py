@@ -1,14 +1,22 @@
-"""Stream vs in-process: answers per second with the same pipeline code, and end-to-end latency.
+"""Stream vs batch CLI: answers per second with the same pipeline code, and end-to-end latency.
 
 Usage::
 
     python -m lab.stream_bench --out bench/results --answers 200
+    python -m lab.stream_bench --data ../shared/data --answers 60 --documents 5   # FaithBench answers
     result = run(Path("bench/results"))      # also writes bench/results/stream.json
 
-The stream side is a real broker (embedded noida-db, or KAFKA_BOOTSTRAP), one extraction, two
-verification and one correction worker. Two runs: a burst (all answers published at once: throughput,
-and latency including queueing) and a paced run (one answer at a time: the latency a lone answer sees).
-Latency is output record time minus input record time, both stamped by Kafka clients on this machine.
+Three runs on the same answers, one after another on this machine:
+
+- batch: what `woodpecker correct --workers 2` does (`workers.batch.correct_lines`), after a warm-up;
+- in-process: the same pipeline, one answer after another;
+- stream: a real broker (embedded noida-db, or KAFKA_BOOTSTRAP) and one worker of each agent kind
+  (`--verification` replicas). Two stream runs: a burst (all answers published at once: throughput,
+  and latency including queueing) and a paced run (one answer at a time: the latency a lone answer
+  sees). Latency is output record time minus input record time, both stamped by Kafka clients here.
+
+Issue 15 asks the stream with one worker of each kind to keep within 10% of the batch CLI's throughput:
+`stream_to_batch_ratio` >= 0.9.
 """
 
 from __future__ import annotations
@@ -145,6 +153,26 @@ def _summary(latencies_ms: Sequence[float], *, count: int, seconds: float) -> di
     }
 
 
+def batch(settings: Settings, answers: Sequence[Answer], *, workers: int = 2) -> dict[str, float]:
+    """`woodpecker correct --workers N` on the answers, after a warm-up answer (the stream's workers
+    have loaded their models before the burst, so neither side pays start-up)."""
+    from workers.batch import correct_lines
+    from workers.pipeline import build_pipeline
+
+    pipeline = build_pipeline(settings)
+    lines = [a.to_json() for a in answers]
+    with _torch_threads(1):
+        pipeline.process(_synthetic(10_001, prefix="warmup", tenant=None))
+        started = time.perf_counter()
+        done = list(correct_lines(lines, pipeline=pipeline, settings=settings, workers=workers))
+        elapsed = time.perf_counter() - started
+    if len(done) != len(answers):
+        raise RuntimeError(f"batch gave {len(done)} results for {len(answers)} answers")
+    # correct_lines keeps no per-answer clock: latency is not reported for this side.
+    return {"answers": len(answers), "seconds": round(elapsed, 3),
+            "answers_per_s": round(len(answers) / elapsed, 2), "workers": workers}  # fmt: skip
+
+
 def in_process(settings: Settings, answers: Sequence[Answer]) -> dict[str, float]:
     """The same pipeline, one answer after another, with the workers' one torch thread per process."""
     from workers.pipeline import build_pipeline
@@ -215,7 +243,7 @@ async def _paced(
 
 
 def stream(
-    settings: Settings, bootstrap: str, answers: Sequence[Answer], *, paced: int = 20
+    settings: Settings, bootstrap: str, answers: Sequence[Answer], *, paced: int = 20, verification: int = 1
 ) -> dict[str, Any]:
     """Both stream runs on one fresh set of topics and workers."""
     prefix = f"bench-{uuid.uuid4().hex[:8]}."
@@ -226,27 +254,53 @@ def stream(
     asyncio.run(ensure_topics(run_settings.kafka, bootstrap=bootstrap))
     with LocalCluster(bootstrap=bootstrap, env=env) as cluster:
         cluster.start("extraction")
-        cluster.start("verification", replicas=2)
+        cluster.start("verification", replicas=verification)
         cluster.start("correction")
         cluster.wait_assigned(timeout_s=120)
         burst = asyncio.run(_stream_run(run_settings, bootstrap, answers, pace_s=0))
         lone = synthetic_answers(paced, prefix="paced")
         single = asyncio.run(_stream_run(run_settings, bootstrap, lone, pace_s=0.25))
-    return {"burst": burst, "paced": single, "workers": {"extraction": 1, "verification": 2, "correction": 1}}
+    kinds = {"extraction": 1, "verification": verification, "correction": 1}
+    return {"burst": burst, "paced": single, "workers": kinds}
 
 
-def run(out_dir: Path, *, answers: int = 200, settings: Settings | None = None) -> dict[str, Any]:
-    """Measure, write `out_dir/stream.json`, return the same dict."""
+def run(
+    out_dir: Path,
+    *,
+    answers: int = 200,
+    settings: Settings | None = None,
+    sample: Sequence[Answer] | None = None,
+    verification: int = 1,
+    workers: int = 2,
+) -> dict[str, Any]:
+    """Measure, write `out_dir/stream.json`, return the same dict. `sample` replaces the synthetic
+    answers (their ids are made fresh, so no run reads another's cached results)."""
     settings = settings or Settings.load()
-    batch = synthetic_answers(answers, prefix=f"bench-{uuid.uuid4().hex[:6]}")
-    local = in_process(settings, batch)
+    tag = uuid.uuid4().hex[:6]
+    chosen = _fresh_ids(sample, tag) if sample else synthetic_answers(answers, prefix=f"bench-{tag}")
+    cli = batch(settings, chosen, workers=workers)
+    local = in_process(settings, chosen)
     with kafka_bootstrap() as bootstrap:
-        streamed = stream(settings, bootstrap, batch)
-    ratio = streamed["burst"]["answers_per_s"] / local["answers_per_s"] if local["answers_per_s"] else 0.0
-    result = {"in_process": local, "stream": streamed, "stream_to_in_process_ratio": round(ratio, 3)}
+        streamed = stream(settings, bootstrap, chosen, verification=verification)
+    result = {
+        "answers": "synthetic" if not sample else "sample",
+        "batch": cli,
+        "in_process": local,
+        "stream": streamed,
+        "stream_to_batch_ratio": _ratio(streamed["burst"], cli),
+        "stream_to_in_process_ratio": _ratio(streamed["burst"], local),
+    }
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "stream.json").write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
     return result
+
+
+def _ratio(a: dict[str, Any], b: dict[str, Any]) -> float:
+    return round(a["answers_per_s"] / b["answers_per_s"], 3) if b["answers_per_s"] else 0.0
+
+
+def _fresh_ids(sample: Sequence[Answer], tag: str) -> list[Answer]:
+    return [a.model_copy(update={"id": f"bench-{tag}-{i:05d}"}) for i, a in enumerate(sample)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -254,10 +308,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
     parser.add_argument("--answers", type=int, default=200)
+    parser.add_argument("--data", type=Path, default=None,
+                        help="folder holding faithbench/: its train answers instead of synthetic ones")
+    parser.add_argument("--documents", type=int, default=1, help="documents per FaithBench answer")
+    parser.add_argument("--verification", type=int, default=1, help="verification workers")
+    parser.add_argument("--workers", type=int, default=2, help="the batch CLI's --workers")
     args = parser.parse_args(argv)
-    result = run(args.out, answers=args.answers)
+    sample = _faithbench(args.data, n=args.answers, documents=args.documents) if args.data else None
+    result = run(args.out, answers=args.answers, sample=sample, verification=args.verification,
+                 workers=args.workers)  # fmt: skip
     print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
     return 0
+
+
+def _faithbench(data: Path, *, n: int, documents: int) -> list[Answer]:
+    from lab.eval.speed_bench import sample_answers
+
+    return [Answer.model_validate_json(a) for a in sample_answers(data, n=n, documents=documents)]
 
 
 if __name__ == "__main__":

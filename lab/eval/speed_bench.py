@@ -37,6 +37,7 @@ from typing import Any
 
 from lab.eval.adapters import load_dataset
 from lab.eval.datasets import select
+from workers.messages import Answer, Document
 
 __all__ = ["PREVIOUS", "main", "run", "sample_answers", "summarise"]
 
@@ -46,12 +47,29 @@ _DRIVERS = Path(__file__).with_name("speed_drivers.py")
 _KINDS = ("correction", "extraction", "verification")
 
 
-def sample_answers(data: Path, *, n: int, split: str = "train", seed: int = 0) -> list[bytes]:
-    """`n` FaithBench answers of `split` as answer.v1 JSON lines, the same ones on every run."""
+def sample_answers(
+    data: Path, *, n: int, split: str = "train", seed: int = 0, documents: int = 1
+) -> list[bytes]:
+    """`n` FaithBench answers of `split` as answer.v1 JSON lines, the same ones on every run.
+
+    With `documents` > 1 each answer also carries the sources of `documents - 1` other items of the
+    split, as a retriever returns several documents of which one is relevant: FaithBench's own sources
+    are short (~100 words), and the workload issue 15 was filed on had ~500 words per answer.
+    """
     chosen = select(load_dataset("faithbench", data / "faithbench"), split=split)  # type: ignore[arg-type]
     responses = [it for it in chosen if it.kind == "response"]
-    random.Random(seed).shuffle(responses)
-    return [it.answer.to_json() for it in responses[:n]]
+    rng = random.Random(seed)
+    rng.shuffle(responses)
+    sources = sorted({d.text: d for it in responses for d in it.answer.documents}.values(), key=lambda d: d.id)
+    return [_with_others(it.answer, sources, rng, documents).to_json() for it in responses[:n]]
+
+
+def _with_others(answer: Answer, sources: Sequence[Document], rng: random.Random, documents: int) -> Answer:
+    own = {d.text for d in answer.documents}
+    others = [d for d in sources if d.text not in own]
+    extra = rng.sample(others, k=min(len(others), max(0, documents - 1)))
+    docs = [*answer.documents, *(d.model_copy(update={"id": f"other-{i}"}) for i, d in enumerate(extra))]
+    return answer.model_copy(update={"documents": tuple(docs)})
 
 
 def _driver(root: Path, mode: str, *args: str, timeout_s: float = 1800) -> dict[str, Any]:
@@ -110,6 +128,7 @@ def measure(
         "commit": _commit(),
         "previous_commit": previous,
         "answers": len(answers),
+        "document_words": _document_words(answers),
         "current": current,
         "previous": before,
         "limit": limit,
@@ -117,6 +136,12 @@ def measure(
         "agents": agents,
         "rounds": rows,
     }
+
+
+def _document_words(answers: Sequence[bytes]) -> float:
+    """Mean words of document text per answer: the size of the workload."""
+    words = [sum(len(d["text"].split()) for d in json.loads(a)["documents"]) for a in answers]
+    return round(sum(words) / max(1, len(words)), 1)
 
 
 def _round(sample: Path, tree: Path, *, workers: int) -> tuple[dict[str, Any], ...]:
@@ -156,7 +181,8 @@ def markdown(result: dict[str, Any]) -> str:
         f"{lim['model_s_per_answer']:.3f} | | | | |",
     ]
     notes = [
-        f"\n{result['answers']} FaithBench train answers. Limit: {lim['sentences_per_s']:.0f} sentences/s "
+        f"\n{result['answers']} FaithBench {result.get('split', 'train')} answers, "
+        f"{result.get('document_words', 0):.0f} words of documents each. Limit: {lim['sentences_per_s']:.0f} sentences/s "
         f"({lim['texts_per_answer']:.1f} texts/answer), {lim['pairs_per_s']:.1f} verifier pairs/s "
         f"({lim['pairs_per_answer']:.1f} pairs/answer).",
         f"Speed-up vs previous: {r['speedup_vs_previous']}x; share of the machine's limit: "
@@ -187,6 +213,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--answers", type=int, default=40, help="answers in the sample")
     parser.add_argument("--split", choices=("train", "valid"), default="train")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--documents", type=int, default=1, help="documents per answer: its source and others (see sample_answers)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="answers at once in the current run")
     parser.add_argument("--previous", default=PREVIOUS, help="the commit to compare with")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each, the best one kept")
@@ -196,11 +225,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    answers = sample_answers(args.data, n=args.answers, split=args.split, seed=args.seed)
+    answers = sample_answers(
+        args.data, n=args.answers, split=args.split, seed=args.seed, documents=args.documents
+    )
     result = measure(
         answers, previous=args.previous, workers=args.workers, rounds=args.rounds, kinds=not args.no_agents
     )
     result["split"] = args.split
+    result["documents"] = args.documents
     write(result, args.out)
     print(markdown(result))
     return 0

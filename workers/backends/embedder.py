@@ -101,15 +101,39 @@ class MiniLMEmbedder:
 
     def _rows(self, texts: list[str]) -> list[Vectors]:
         """One vector per text: fp32 with attention masks, so a text's vector does not depend on what
-        it is batched with (to ~1e-6); sentence-transformers sorts by length to cut padding."""
-        raw = self._model.encode(
-            texts,
-            batch_size=self._batch_size,
-            show_progress_bar=False,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-        )
-        return list(_normalised(np.asarray(raw, dtype=np.float32)))
+        it is batched with (to ~1e-6). Texts are run in buckets of similar length: one batch pads every
+        text to its longest, and a single 150-word "sentence" (a list, a table row) among 60 short ones
+        made the pass ten times the work (4 s instead of 0.4 s for one answer)."""
+        out: list[Vectors] = [np.zeros(0, dtype=np.float32)] * len(texts)
+        for bucket in length_buckets([len(t) for t in texts], max_items=self._batch_size):
+            raw = self._model.encode(
+                [texts[i] for i in bucket],
+                batch_size=len(bucket),
+                show_progress_bar=False,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+            )
+            for i, row in zip(bucket, _normalised(np.asarray(raw, dtype=np.float32)), strict=True):
+                out[i] = row
+        return out
+
+
+def length_buckets(lengths: Sequence[int], *, max_items: int, budget: int = 3000) -> list[list[int]]:
+    """Indices grouped shortest first so that a bucket's size times its longest text stays within
+    `budget` characters (about 1,500 word pieces; a text counts at most 1,200: the model truncates).
+
+    >>> length_buckets([10, 900, 12, 11], max_items=64, budget=100)
+    [[0, 3, 2], [1]]
+    """
+    buckets: list[list[int]] = []
+    current: list[int] = []
+    for i in sorted(range(len(lengths)), key=lambda j: lengths[j]):
+        longest = min(1200, max(1, lengths[i]))
+        if current and ((len(current) + 1) * longest > budget or len(current) >= max_items):
+            buckets.append(current)
+            current = []
+        current.append(i)
+    return [*buckets, current] if current else buckets
 
 
 def _normalised(vectors: Vectors) -> Vectors:
