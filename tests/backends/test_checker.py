@@ -322,3 +322,49 @@ def test_a_count_spelled_out_in_like_words_is_found_not_contradicted() -> None:
         "The company has 3 offices in Ohio.", "The company has 4 offices in Ohio and three warehouses."
     )
     assert other.label is Judgement.CONTRADICT
+
+
+# ---- role holders ------------------------------------------------------------------------------
+
+TRUMP = "Donald Trump was the 45th president of the United States."
+
+
+def test_the_claims_role_held_by_another_is_a_contradiction_with_the_holder_as_fix() -> None:
+    result = _judge(TRUMP, "Hillary Clinton served as the 45th President of the United States.")
+    assert result.label is Judgement.CONTRADICT
+    assert [(f.wrong, f.right, f.evidence_doc_id) for f in result.fixes] == [
+        ("Donald Trump", "Hillary Clinton", "d1")
+    ]
+    assert _apply(TRUMP, result) == "Hillary Clinton was the 45th president of the United States."
+    assert "role 'the 45th president of the United States'" in result.reason
+
+
+def test_the_same_role_and_holder_is_support() -> None:
+    result = _judge(TRUMP, "Donald Trump was the 45th president of the United States.")
+    assert result.label is Judgement.SUPPORT
+    assert not result.fixes
+
+
+def test_another_ordinal_is_another_role_and_no_contradiction() -> None:
+    claim = "Trump was the 45th president of the United States."
+    result = _judge(claim, "Barack Obama was the 44th president of the United States.")
+    assert result.label is not Judgement.CONTRADICT
+    assert not result.fixes
+
+
+def test_a_name_merely_mentioned_is_no_role_holder() -> None:
+    result = _judge(
+        TRUMP, "Hillary Clinton attended the inauguration of the 45th president of the United States."
+    )
+    assert result.label is not Judgement.CONTRADICT
+    assert not result.fixes
+
+
+def test_no_role_fix_when_another_window_names_the_claims_holder() -> None:
+    result = _judge(
+        TRUMP,
+        "Hillary Clinton served as the 45th President of the United States.",
+        "Donald Trump held rallies in Ohio.",
+    )
+    assert result.label is not Judgement.CONTRADICT
+    assert not result.fixes

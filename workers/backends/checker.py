@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
+from workers.stages.roles import holder_named, role_clashes
 from workers.stages.slots import (
     Slot,
     SlotKind,
@@ -117,17 +118,24 @@ class OfflineChecker:
         names = [s for s in read.values if s.kind is SlotKind.ENTITY]
         evs = [Parsed.of(w.text, entities=names) for w in windows]
         locked = _locked(read, evs)
-        best = _pick([self._read_window(read, ev, w, locked) for ev, w in zip(evs, windows, strict=True)])
+        # A role holder some window names may well hold it: another window's holder is then no fix.
+        roles = not any(holder_named(text, w.text) for w in windows)
+        readings = [
+            self._read_window(read, ev, w, locked, roles=roles) for ev, w in zip(evs, windows, strict=True)
+        ]
+        best = _pick(readings)
         best = _onto_original(_noted(best, read), claim.text, text)
         extra = {"overlap": round(best.overlap, 4)}
         return CheckResult(best.label, best.reason, best.window, best.fixes, best.confidence, extra)
 
-    def _read_window(self, claim: Parsed, ev: Parsed, window: Evidence, locked: frozenset[int]) -> _Reading:
+    def _read_window(
+        self, claim: Parsed, ev: Parsed, window: Evidence, locked: frozenset[int], *, roles: bool
+    ) -> _Reading:
         pairs = [_loosened(p, claim, ev) for p in pair_slots(claim, ev)]
         overlap = _overlap(claim, ev, pairs)
         segment = _best_segment(claim, ev)
         cite = f"[doc {window.doc_id} {window.start}-{window.end}]"
-        conflicts = self._conflicts(claim, ev, pairs, segment, overlap=overlap, locked=locked)
+        conflicts = self._conflicts(claim, ev, pairs, segment, overlap=overlap, locked=locked, roles=roles)
         if conflicts and overlap >= self._min_topic:
             return _contradiction(conflicts, window, overlap, cite)
         if all(p.equal for p in pairs) and overlap >= self._min_support and (pairs or claim.context()):
@@ -143,6 +151,7 @@ class OfflineChecker:
         *,
         overlap: float,
         locked: frozenset[int],
+        roles: bool,
     ) -> list[_Conflict]:
         found = [
             _value_conflict(p) for p in pairs if p.slot.start not in locked and self._credible(p, overlap)
@@ -150,6 +159,8 @@ class OfflineChecker:
         shared = {s for s in claim.context() if any(terms_match(s, t) for t in _stems(ev, segment))}
         if covered(claim.context(), _stems(ev, segment)) >= self._min_support:
             found += _polarity_conflict(claim, ev, segment, shared)
+        if overlap >= self._min_topic and roles:
+            found += _role_conflicts(claim, ev)
         if overlap >= self._min_topic:
             found += _quantifier_conflicts(claim, ev, segment, shared) + _direction_conflicts(
                 claim, ev, segment
@@ -361,6 +372,19 @@ def _value_conflict(pair: Pair) -> _Conflict:
     label = "date" if slot.kind in (SlotKind.DATE, SlotKind.YEAR) else slot.kind.value
     fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
     return _Conflict(f"{label} {slot.text} in claim, {other.text} in evidence", 0.5 + 0.5 * pair.context, fix)
+
+
+def _role_conflicts(claim: Parsed, ev: Parsed) -> list[_Conflict]:
+    """The claim's role (by ordinal, year or a one-off role) given to another holder in the window:
+    the holder is what the claim got wrong (`workers.stages.roles`)."""
+    out = []
+    for clash in role_clashes(claim.text, ev.text):
+        mine, theirs = clash.holder, clash.other
+        fix = SlotFix(start=mine.start, end=mine.end, wrong=mine.text, right=theirs.text)
+        out.append(
+            _Conflict(f"role {clash.role!r}: {mine.text} in claim, {theirs.text} in evidence", 0.8, fix)
+        )
+    return out
 
 
 def _polarity_conflict(
