@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from lab.eval.speed_bench import _best, markdown, sample_answers, summarise
+from lab.eval.speed_bench import _best, _document_words, markdown, sample_answers, summarise
 
 CURRENT = {"answers_per_s": 2.0, "p50_s": 0.5, "p95_s": 0.9, "startup_s": 5.0, "rss_mb": 900.0, "workers": 2}
 PREVIOUS = {"answers_per_s": 0.8, "p50_s": 1.2, "p95_s": 2.0, "startup_s": 8.0, "rss_mb": 950.0, "workers": 1}
@@ -56,3 +57,20 @@ def test_the_sample_is_fixed_and_from_the_asked_split() -> None:
     first = sample_answers(data, n=5, split="train", seed=0)
     assert first == sample_answers(data, n=5, split="train", seed=0)
     assert len(first) == 5 and all(line.startswith(b"{") for line in first)
+
+
+def test_more_documents_keep_the_answers_and_add_other_sources() -> None:
+    data = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+    if not (data / "faithbench").is_dir():
+        pytest.skip(f"no FaithBench data under {data}")
+    plain = [json.loads(a) for a in sample_answers(data, n=4, seed=0)]
+    wider = [json.loads(a) for a in sample_answers(data, n=4, seed=0, documents=5)]
+    assert [a["answer"] for a in plain] == [a["answer"] for a in wider]
+    for one, five in zip(plain, wider, strict=True):
+        assert five["documents"][: len(one["documents"])] == one["documents"]
+        assert len(five["documents"]) == len(one["documents"]) + 4
+        own = {d["text"] for d in one["documents"]}
+        assert not own & {d["text"] for d in five["documents"][len(one["documents"]) :]}
+    assert _document_words([json.dumps(a).encode() for a in wider]) > _document_words(
+        [json.dumps(a).encode() for a in plain]
+    )
