@@ -308,8 +308,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
     parser.add_argument("--answers", type=int, default=200)
-    parser.add_argument("--data", type=Path, default=None,
-                        help="folder holding faithbench/: its train answers instead of synthetic ones")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="folder holding faithbench/: its train answers instead of synthetic ones",
+    )
     parser.add_argument("--documents", type=int, default=1, help="documents per FaithBench answer")
     parser.add_argument("--verification", type=int, default=1, help="verification workers")
     parser.add_argument("--workers", type=int, default=2, help="the batch CLI's --workers")

@@ -60,7 +60,8 @@ def sample_answers(
     responses = [it for it in chosen if it.kind == "response"]
     rng = random.Random(seed)
     rng.shuffle(responses)
-    sources = sorted({d.text: d for it in responses for d in it.answer.documents}.values(), key=lambda d: d.id)
+    unique = {d.text: d for it in responses for d in it.answer.documents}
+    sources = sorted(unique.values(), key=lambda d: d.id)
     return [_with_others(it.answer, sources, rng, documents).to_json() for it in responses[:n]]
 
 
@@ -182,7 +183,8 @@ def markdown(result: dict[str, Any]) -> str:
     ]
     notes = [
         f"\n{result['answers']} FaithBench {result.get('split', 'train')} answers, "
-        f"{result.get('document_words', 0):.0f} words of documents each. Limit: {lim['sentences_per_s']:.0f} sentences/s "
+        f"{result.get('document_words', 0):.0f} words of documents each. "
+        f"Limit: {lim['sentences_per_s']:.0f} sentences/s "
         f"({lim['texts_per_answer']:.1f} texts/answer), {lim['pairs_per_s']:.1f} verifier pairs/s "
         f"({lim['pairs_per_answer']:.1f} pairs/answer).",
         f"Speed-up vs previous: {r['speedup_vs_previous']}x; share of the machine's limit: "
@@ -214,7 +216,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--split", choices=("train", "valid"), default="train")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--documents", type=int, default=1, help="documents per answer: its source and others (see sample_answers)"
+        "--documents", type=int, default=5, help="documents per answer: its own and others (sample_answers)"
     )
     parser.add_argument("--workers", type=int, default=2, help="answers at once in the current run")
     parser.add_argument("--previous", default=PREVIOUS, help="the commit to compare with")
@@ -249,7 +251,7 @@ def run(out_dir: Path) -> dict[str, Any]:
     data = Path("../shared/data")
     if not (data / "faithbench").is_dir():
         return {"skipped": f"no folder {data / 'faithbench'}"}
-    answers = sample_answers(data, n=30)
+    answers = sample_answers(data, n=30, documents=5)  # ~465 words each, the size issue 15 measured
     result = measure(answers, kinds=False)
     write(result, out_dir)
     print(markdown(result))
