@@ -59,7 +59,7 @@ from workers.stages.decide import Decision
 from workers.stages.decompose import decompose
 from workers.stages.extract import extract_claims
 from workers.stages.qa2d import with_question
-from workers.stages.retrieve import EvidenceIndex, build_index, retrieve_many
+from workers.stages.retrieve import EvidenceIndex, build_index, query_texts, retrieve_many
 from workers.stages.route import route
 from workers.stages.verify import verify_many
 from workers.telemetry import stage_span
@@ -274,7 +274,8 @@ class Pipeline:
         if not items:
             return ()
         retrieval = self.settings.retrieval
-        index = build_index(answer.documents, embedder=self.embedder, settings=retrieval)
+        also = query_texts(items)  # embedded with the documents: one embedder call for retrieval
+        index = build_index(answer.documents, embedder=self.embedder, settings=retrieval, also=also)
         hits = retrieve_many(index, items, embedder=self.embedder, settings=retrieval)
         tasks = tuple(
             ClaimTask(

@@ -9,7 +9,14 @@ from tests.fakes import HashEmbedder
 from workers.messages import Claim, Document, Query, QueryKind
 from workers.protocols import Vectors
 from workers.settings import RetrievalSettings
-from workers.stages.retrieve import MAX_WINDOW_CHARS, build_index, clause_probes, make_windows, retrieve_many
+from workers.stages.retrieve import (
+    MAX_WINDOW_CHARS,
+    build_index,
+    clause_probes,
+    make_windows,
+    query_texts,
+    retrieve_many,
+)
 
 SETTINGS = RetrievalSettings()
 NEEDLE = "The Zephyr turbine produced 42 megawatts at the Kolding plant in 2021."
@@ -162,3 +169,20 @@ def test_a_claim_is_searched_and_compared_in_its_standalone_form() -> None:
     embedder.texts.clear()
     retrieve_many(index, [(resolved, ())], embedder=embedder, settings=SETTINGS)
     assert text not in embedder.texts
+
+
+def test_claims_and_queries_ride_in_the_index_call_and_give_the_same_hits() -> None:
+    items = [
+        (
+            _claim("The Zephyr turbine produced 42 megawatts at Kolding."),
+            (Query(kind=QueryKind.DIRECT, text="Zephyr output"),),
+        ),
+        (_claim("Region 3 had mild weather.", "c1"), ()),
+    ]
+    apart, together = HashEmbedder(), HashEmbedder()
+    index = build_index([_long_document()], embedder=apart, settings=SETTINGS)
+    expected = retrieve_many(index, items, embedder=apart, settings=SETTINGS)
+    joined = build_index([_long_document()], embedder=together, settings=SETTINGS, also=query_texts(items))
+    got = retrieve_many(joined, items, embedder=together, settings=SETTINGS)
+    assert (apart.calls, together.calls) == (2, 1)
+    assert got == expected

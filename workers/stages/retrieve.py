@@ -37,6 +37,7 @@ __all__ = [
     "Window",
     "build_index",
     "make_windows",
+    "query_texts",
     "retrieve_many",
     "window_vectors",
 ]
@@ -190,16 +191,23 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]], *, max_chars: int) -> l
 
 
 def build_index(
-    documents: Sequence[Document], *, embedder: Embedder, settings: RetrievalSettings
+    documents: Sequence[Document],
+    *,
+    embedder: Embedder,
+    settings: RetrievalSettings,
+    also: Sequence[str] = (),
 ) -> EvidenceIndex:
     """The answer's windows (and clause probes) with their vectors, from one `encode` call in which each
     distinct sentence (and clause) is embedded once: a window of several sentences gets the normalised
-    mean of its sentences' vectors (`window_vectors`), so no sentence is read up to three times."""
+    mean of its sentences' vectors (`window_vectors`), so no sentence is read up to three times.
+
+    `also` (the claims and queries, `query_texts`) ride in the same call, so `retrieve_many` finds
+    them embedded: one embedder call per answer for retrieval."""
     runs, pieces = _runs(documents, max_sentences=settings.max_window_sentences)
     if not runs:
         return EvidenceIndex((), np.zeros((0, 0), dtype=np.float32))
     probes = clause_probes(documents) if settings.clause_probes else []
-    distinct = list(dict.fromkeys([*pieces, *probes]))
+    distinct = list(dict.fromkeys([*pieces, *probes, *also]))
     encoded = _finite(embedder.encode(distinct))
     row = {text: i for i, text in enumerate(distinct)}
     sentences = encoded[[row[p] for p in pieces]]
@@ -236,12 +244,17 @@ def retrieve_many(
     all claims and queries."""
     if not items or not index.windows:
         return [((), 0.0) for _ in items]
-    texts = list(
-        dict.fromkeys(t for claim, queries in items for t in (_probe(claim), *(q.text for q in queries)))
-    )
+    texts = query_texts(items)
     vectors = _encode_new(texts, known=index.embedded, embedder=embedder)
     row = {text: i for i, text in enumerate(texts)}
     return [_retrieve_one(index, claim, queries, vectors, row, settings=settings) for claim, queries in items]
+
+
+def query_texts(items: Sequence[tuple[Claim, Sequence[Query]]]) -> list[str]:
+    """The distinct texts `retrieve_many` embeds for these claims: each claim (standalone) and its queries."""
+    return list(
+        dict.fromkeys(t for claim, queries in items for t in (_probe(claim), *(q.text for q in queries)))
+    )
 
 
 def _encode_new(texts: list[str], *, known: dict[str, Vectors], embedder: Embedder) -> Vectors:
