@@ -47,15 +47,15 @@ def test_a_supported_paraphrase_is_verified(real_pipeline: Pipeline) -> None:
     assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
 
 
-def test_a_dropped_condition_is_flagged_never_verified(real_pipeline: Pipeline) -> None:
+def test_a_denied_charge_is_replaced_with_the_documents_condition(real_pipeline: Pipeline) -> None:
     out = real_pipeline.process(
         Answer(id="c", query="", answer="Early repayment is allowed without penalty.", documents=(LOAN,))
     )
     [claim] = out.claims
-    # The model reads a plain contradiction; with no value to put in its place and a contradiction
-    # probability below the calibrated edit threshold, the claim is flagged with the evidence cited.
-    assert claim.verdict is Verdict.UNVERIFIED and claim.action is Action.FLAG
-    assert "withheld" in claim.reason and "loan-1" in claim.reason
+    # The rule checks read the charge the claim denies (stages/conditions.py) and the model corroborates.
+    assert claim.verdict is Verdict.CONTRADICTED and claim.action is Action.REPLACE
+    assert out.corrected == "Early repayment is allowed subject to a 1% prepayment fee."
+    assert "condition" in claim.reason and "loan-1" in claim.reason
 
 
 def test_a_wrong_date_is_replaced_with_the_documents(real_pipeline: Pipeline) -> None:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
+from workers.stages.conditions import charge_clashes
 from workers.stages.roles import holder_named, role_clashes
 from workers.stages.slots import (
     Slot,
@@ -161,6 +162,8 @@ class OfflineChecker:
             found += _polarity_conflict(claim, ev, segment, shared)
         if overlap >= self._min_topic and roles:
             found += _role_conflicts(claim, ev)
+        if overlap >= self._min_topic:
+            found += _charge_conflicts(claim, ev)
         if overlap >= self._min_topic:
             found += _quantifier_conflicts(claim, ev, segment, shared) + _direction_conflicts(
                 claim, ev, segment
@@ -372,6 +375,14 @@ def _value_conflict(pair: Pair) -> _Conflict:
     label = "date" if slot.kind in (SlotKind.DATE, SlotKind.YEAR) else slot.kind.value
     fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
     return _Conflict(f"{label} {slot.text} in claim, {other.text} in evidence", 0.5 + 0.5 * pair.context, fix)
+
+
+def _charge_conflicts(claim: Parsed, ev: Parsed) -> list[_Conflict]:
+    """A charge the claim denies and the window attaches (`stages.conditions`); its words are the fix."""
+    clashes = charge_clashes(claim.text, ev.text)
+    why = "condition: claim says {!r}, evidence says {!r}"
+    fixes = [SlotFix(start=c.start, end=c.end, wrong=c.denial, right=c.fix) for c in clashes]
+    return [_Conflict(why.format(c.denial, c.condition), 0.8, f) for c, f in zip(clashes, fixes, strict=True)]
 
 
 def _role_conflicts(claim: Parsed, ev: Parsed) -> list[_Conflict]:
