@@ -35,6 +35,7 @@ import orjson
 
 from lab.broker import kafka_bootstrap
 from lab.cluster import LocalCluster
+from lab.eval.speed_bench import sample as faithbench_sample
 from workers.agents.client import publish_lines, tail_records
 from workers.agents.topics import Topics, ensure_topics
 from workers.messages import Answer, Document
@@ -318,17 +319,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--verification", type=int, default=1, help="verification workers")
     parser.add_argument("--workers", type=int, default=2, help="the batch CLI's --workers")
     args = parser.parse_args(argv)
-    sample = _faithbench(args.data, n=args.answers, documents=args.documents) if args.data else None
+    sample = faithbench_sample(args.data, n=args.answers, documents=args.documents) if args.data else None
     result = run(args.out, answers=args.answers, sample=sample, verification=args.verification,
                  workers=args.workers)  # fmt: skip
     print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
     return 0
-
-
-def _faithbench(data: Path, *, n: int, documents: int) -> list[Answer]:
-    from lab.eval.speed_bench import sample_answers
-
-    return [Answer.model_validate_json(a) for a in sample_answers(data, n=n, documents=documents)]
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ from lab.eval.adapters import load_dataset
 from lab.eval.datasets import select
 from workers.messages import Answer, Document
 
-__all__ = ["PREVIOUS", "main", "run", "sample_answers", "summarise"]
+__all__ = ["PREVIOUS", "main", "run", "sample", "sample_answers", "summarise"]
 
 PREVIOUS = "6e5ad06"
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,12 @@ _KINDS = ("correction", "extraction", "verification")
 def sample_answers(
     data: Path, *, n: int, split: str = "train", seed: int = 0, documents: int = 1
 ) -> list[bytes]:
-    """`n` FaithBench answers of `split` as answer.v1 JSON lines, the same ones on every run.
+    """`sample(...)` as answer.v1 JSON lines, for the drivers' sample file."""
+    return [a.to_json() for a in sample(data, n=n, split=split, seed=seed, documents=documents)]
+
+
+def sample(data: Path, *, n: int, split: str = "train", seed: int = 0, documents: int = 1) -> list[Answer]:
+    """`n` FaithBench answers of `split`, the same ones on every run.
 
     With `documents` > 1 each answer also carries the sources of `documents - 1` other items of the
     split, as a retriever returns several documents of which one is relevant: FaithBench's own sources
@@ -62,7 +67,7 @@ def sample_answers(
     rng.shuffle(responses)
     unique = {d.text: d for it in responses for d in it.answer.documents}
     sources = sorted(unique.values(), key=lambda d: d.id)
-    return [_with_others(it.answer, sources, rng, documents).to_json() for it in responses[:n]]
+    return [_with_others(it.answer, sources, rng, documents) for it in responses[:n]]
 
 
 def _with_others(answer: Answer, sources: Sequence[Document], rng: random.Random, documents: int) -> Answer:

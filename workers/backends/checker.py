@@ -160,14 +160,10 @@ class OfflineChecker:
         shared = {s for s in claim.context() if any(terms_match(s, t) for t in _stems(ev, segment))}
         if covered(claim.context(), _stems(ev, segment)) >= self._min_support:
             found += _polarity_conflict(claim, ev, segment, shared)
-        if overlap >= self._min_topic and roles:
-            found += _role_conflicts(claim, ev)
         if overlap >= self._min_topic:
-            found += _charge_conflicts(claim, ev)
-        if overlap >= self._min_topic:
-            found += _quantifier_conflicts(claim, ev, segment, shared) + _direction_conflicts(
-                claim, ev, segment
-            )
+            found += _role_conflicts(claim, ev) if roles else []
+            found += _charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
+            found += _direction_conflicts(claim, ev, segment)
         return found
 
     def _credible(self, pair: Pair, overlap: float) -> bool:
@@ -379,10 +375,14 @@ def _value_conflict(pair: Pair) -> _Conflict:
 
 def _charge_conflicts(claim: Parsed, ev: Parsed) -> list[_Conflict]:
     """A charge the claim denies and the window attaches (`stages.conditions`); its words are the fix."""
-    clashes = charge_clashes(claim.text, ev.text)
-    why = "condition: claim says {!r}, evidence says {!r}"
-    fixes = [SlotFix(start=c.start, end=c.end, wrong=c.denial, right=c.fix) for c in clashes]
-    return [_Conflict(why.format(c.denial, c.condition), 0.8, f) for c, f in zip(clashes, fixes, strict=True)]
+    return [
+        _Conflict(
+            f"condition: claim says {c.denial!r}, evidence says {c.condition!r}",
+            0.8,
+            SlotFix(start=c.start, end=c.end, wrong=c.denial, right=c.fix),
+        )
+        for c in charge_clashes(claim.text, ev.text)
+    ]
 
 
 def _role_conflicts(claim: Parsed, ev: Parsed) -> list[_Conflict]:
