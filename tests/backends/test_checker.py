@@ -324,6 +324,25 @@ def test_a_count_spelled_out_in_like_words_is_found_not_contradicted() -> None:
     assert other.label is Judgement.CONTRADICT
 
 
+def test_a_count_written_as_a_word_is_checked_and_corrected_in_words() -> None:
+    claim = "The fund has three managers."
+    result = _judge(claim, "The fund has five managers.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "The fund has five managers."
+    notice = "The notice period is two weeks."
+    assert (
+        _apply(notice, _judge(notice, "The notice period is four weeks."))
+        == "The notice period is four weeks."
+    )
+    assert _judge(claim, "The fund has 3 managers.").label is Judgement.SUPPORT
+    # A number of something else is no rival: "section 4" is not corrected to "two".
+    other = _judge(
+        "The amendment to Article 8, section 4, is one of the propositions on the ballot this year.",
+        "There will be two propositions on the ballot for voters to consider this year.",
+    )
+    assert not other.fixes
+
+
 # ---- role holders ------------------------------------------------------------------------------
 
 TRUMP = "Donald Trump was the 45th president of the United States."

@@ -196,3 +196,40 @@ def test_same_unit_tells_measurements_apart() -> None:
     assert same_unit(km, _one("at 547 km", SlotKind.FIGURE))
     assert same_unit(bare, _one("of 40 staff", SlotKind.FIGURE))
     assert values_match(_one("1.2 km"), _one("1,200 metres")) is True
+
+
+# ---- counts written as words -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [("The fund has three managers.", 3), ("Twelve new members joined.", 12), ("It took twenty years.", 20)],
+)
+def test_a_count_written_as_a_word_is_a_figure(text: str, number: float) -> None:
+    slot = _one(text, SlotKind.FIGURE)
+    assert slot.figure is not None and slot.figure.spelled
+    assert (slot.figure.number, slot.figure.unit) == (number, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "One of them left.",  # "one" is a pronoun as often as a count
+        "It forms six to seven new stars.",  # a range is no one value
+        "two or three gates",
+        "The Three Gorges Dam opened.",  # part of a name
+        "a three-year deal",  # a compound: "3-year" finds it through the checker's spelled-out rule
+        "Two-thirds voted.",
+    ],
+)
+def test_no_count_word_figure_where_the_word_is_no_count(text: str) -> None:
+    assert not [s for s in extract_slots(text) if s.kind is SlotKind.FIGURE]
+
+
+def test_render_like_writes_a_spelled_count_as_a_word() -> None:
+    three, five = _one("three managers"), _one("five managers")
+    assert render_like(three, five) == "five"
+    assert render_like(three, _one("5 managers")) == "five"
+    assert render_like(_one("Three directors sit"), five) == "Five"
+    assert render_like(_one("3 managers"), five) == "5"
+    assert values_match(three, _one("3 managers")) is True

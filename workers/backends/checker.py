@@ -39,11 +39,11 @@ from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
 from workers.stages.conditions import charge_clashes
+from workers.stages.guises import counts_alike, loosened, unpaired_if_counted_apart
 from workers.stages.roles import holder_named, role_clashes
 from workers.stages.slots import (
     Slot,
     SlotKind,
-    content_terms,
     polarity,
     render_like,
     terms_match,
@@ -58,15 +58,6 @@ _GRADED = frozenset({"universal", "majority", "existential"})
 _CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
 # How many content words after a negation it may govern.
 _SCOPE = 3
-# Numbers compared across kinds when the aligner paired them with nothing.
-_NUMERIC = frozenset({SlotKind.FIGURE, SlotKind.YEAR})
-# ... and taken for the claim's only where half the words around them are the claim's.
-_LOOSE_CONTEXT = 0.5
-_NUMBER_WORDS = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-)  # fmt: skip
-_WORD_VALUES = frozenset(float(i) for i in range(len(_NUMBER_WORDS)))
 _SOURCE = r"(?:passage|text|article|document|source|report|summary|story|excerpt)"
 _FRAME = re.compile(
     rf"\s*(?:according\s+to\s+the\s+{_SOURCE}\s*,?|(?:the|this)\s+{_SOURCE}(?:\s+also)?\s+"
@@ -132,7 +123,7 @@ class OfflineChecker:
     def _read_window(
         self, claim: Parsed, ev: Parsed, window: Evidence, locked: frozenset[int], *, roles: bool
     ) -> _Reading:
-        pairs = [_loosened(p, claim, ev) for p in pair_slots(claim, ev)]
+        pairs = [loosened(unpaired_if_counted_apart(p, claim, ev), claim, ev) for p in pair_slots(claim, ev)]
         overlap = _overlap(claim, ev, pairs)
         segment = _best_segment(claim, ev)
         cite = f"[doc {window.doc_id} {window.start}-{window.end}]"
@@ -155,7 +146,9 @@ class OfflineChecker:
         roles: bool,
     ) -> list[_Conflict]:
         found = [
-            _value_conflict(p) for p in pairs if p.slot.start not in locked and self._credible(p, overlap)
+            _value_conflict(p)
+            for p in pairs
+            if p.slot.start not in locked and self._credible(p, overlap) and counts_alike(p, claim, ev)
         ]
         shared = {s for s in claim.context() if any(terms_match(s, t) for t in _stems(ev, segment))}
         if covered(claim.context(), _stems(ev, segment)) >= self._min_support:
@@ -192,90 +185,6 @@ def _unframed(text: str) -> str:
     frame = _FRAME.match(text)
     rest = text[frame.end() :] if frame else text
     return rest if len(rest.split()) >= 3 else text
-
-
-# ---- values found in another guise -------------------------------------------------------------
-
-
-def _loosened(pair: Pair, claim: Parsed, ev: Parsed) -> Pair:
-    """A value the window states all the same counts as found (never as a rival): in another guise
-    when it has no counterpart, or spelled out in words like its own ("3-year deal", "three-year
-    deal") however the digits paired."""
-    if pair.equal:
-        return pair
-    slot = pair.slot
-    found = _spelled(slot, claim, ev, beat=pair.context if pair.other is not None else 0.0)
-    if found is None and pair.other is None and slot.kind in _NUMERIC:
-        found = next(
-            (e for e in ev.slots if _same_number(slot, e, claim, ev) and _alike(claim, slot, ev, e)), None
-        )
-    elif found is None and pair.other is None and slot.kind is SlotKind.ENTITY:
-        found = _name_in_words(slot, ev)
-    return pair if found is None else replace(pair, other=found, equal=True)
-
-
-def _spelled(slot: Slot, claim: Parsed, ev: Parsed, *, beat: float) -> Slot | None:
-    """The claim's small bare count written as a word in the window, among words at least as like
-    the claim's as those around the counterpart it was paired with (`beat`)."""
-    number = _number(slot) if slot.kind is SlotKind.FIGURE else None
-    if number is None or number[1] is not None or number[0] not in _WORD_VALUES:
-        return None
-    word = _NUMBER_WORDS[int(number[0])]
-    for m in re.finditer(rf"\b{word}\b", ev.text, re.IGNORECASE):
-        spelled = Slot(SlotKind.FIGURE, slot.value, m.start(), m.end(), m.group(0))
-        around = claim.near(slot)
-        if not around or covered(around, ev.near(spelled)) >= max(beat + 1e-9, _LOOSE_CONTEXT):
-            return spelled
-    return None
-
-
-def _alike(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
-    """Whether the words around a number read alike: "2014" in another sentence is another 2014."""
-    around = claim.near(slot)
-    return not around or covered(around, ev.near(other)) >= _LOOSE_CONTEXT
-
-
-def _number(slot: Slot) -> tuple[float, str | None] | None:
-    if slot.kind is SlotKind.YEAR and slot.when is not None and slot.when.year is not None:
-        return float(slot.when.year), None
-    if slot.kind is SlotKind.FIGURE and slot.figure is not None:
-        return slot.figure.number, slot.figure.unit
-    return None
-
-
-def _same_number(slot: Slot, other: Slot, claim: Parsed, ev: Parsed) -> bool:
-    """The same number, neither unit contradicting the other; two bare counts of different things
-    ("20 patients", "20 sites") are not the same figure unless the number reads as a year."""
-    mine, theirs = _number(slot), _number(other)
-    if mine is None or theirs is None or abs(mine[0] - theirs[0]) > 1e-9 * max(abs(mine[0]), 1.0):
-        return False
-    if mine[1] and theirs[1] and mine[1] != theirs[1]:
-        return False
-    if not (slot.kind is other.kind is SlotKind.FIGURE) or mine[1] or theirs[1]:
-        return True
-    if mine[0].is_integer() and 1000 <= mine[0] <= 2099:
-        return True
-    # "77,984 confirmed cases" and "77,984 cases have been confirmed" count the same thing.
-    a, b = _next_terms(claim, slot), _next_terms(ev, other)
-    return not a or not b or any(terms_match(x, y) for x in a for y in b)
-
-
-def _next_terms(read: Parsed, slot: Slot, n: int = 2) -> list[str]:
-    """The first `n` content words after `slot` in its clause: what a bare count counts."""
-    end = read.segment_of(slot.start)[1]
-    return [t.stem for t in read.terms if slot.end <= t.start < end][:n]
-
-
-def _name_in_words(slot: Slot, ev: Parsed) -> Slot | None:
-    """Where the window has the name's content words in a row, if it does."""
-    want = [t.stem for t in content_terms(slot.text) if len(t.stem) > 1]
-    terms = [t for t in ev.terms if len(t.stem) > 1]
-    for i in range(len(terms) - len(want) + 1 if want else 0):
-        run = terms[i : i + len(want)]
-        if all(terms_match(w, t.stem) for w, t in zip(want, run, strict=True)):
-            start, end = run[0].start, run[-1].end
-            return Slot(SlotKind.ENTITY, slot.value, start, end, ev.text[start:end])
-    return None
 
 
 # ---- what may be swapped, and where ------------------------------------------------------------

@@ -59,6 +59,7 @@ class Figure:
     prefix: str
     suffix: str
     grouped: bool  # written with thousands separators
+    spelled: bool = False  # a count written as a word ("three managers"): a fix is written so too
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +149,22 @@ _FIGURE = re.compile(
     r"(?P<unit>[\s-]?(?:%|percent(?:age points?)?|per\s?cent|pct|USD|EUR|GBP|INR|JPY|dollars?|euros?|rupees?"
     r"|yen|(?:milli|centi|kilo)?(?:grams?|metres?|meters?)|mg|kg|g|km|cm|mm|m|miles?|tonnes?|tons)(?!\w))?"
     r"(?!\w)"
+)
+# Counts written as words: "one" is left out (a pronoun, "one of", "one day" mean no count).
+_COUNT_WORDS = {
+    w: float(n)
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+        " sixteen seventeen eighteen nineteen twenty".split()
+    )
+    if n >= 2
+} | {w: float(10 * n) for n, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)}
+_WORD_NAMES = {int(v): w for w, v in _COUNT_WORDS.items()}
+# A count word before a lower-case word ("three managers", "six new stars"), not in a range ("six to
+# seven", "two or three", "two-thirds") nor leading a name ("Three Gorges Dam").
+_COUNT = re.compile(
+    r"(?<![\w-])(?<!\bto )(?<!\bor )(?P<num>" + "|".join(_COUNT_WORDS) + r")(?=\s+(?!to\b|or\b)(?-i:[a-z]))",
+    re.IGNORECASE,
 )
 _DATES = (
     (
@@ -248,7 +265,13 @@ def _when_value(when: When) -> str:
 
 
 def _figures(text: str) -> list[Slot]:
-    return [slot for m in _FIGURE.finditer(text) if (slot := _figure_slot(text, m)) is not None]
+    found = [slot for m in _FIGURE.finditer(text) if (slot := _figure_slot(text, m)) is not None]
+    return found + [_count_slot(m) for m in _COUNT.finditer(text)]
+
+
+def _count_slot(m: re.Match[str]) -> Slot:
+    figure = Figure(_COUNT_WORDS[m.group("num").lower()], None, 0, 1.0, "", "", False, spelled=True)
+    return Slot(SlotKind.FIGURE, _figure_value(figure), m.start(), m.end(), m.group(0), figure=figure)
 
 
 def _figure_slot(text: str, m: re.Match[str]) -> Slot | None:
@@ -441,7 +464,8 @@ def _initials(name: str) -> str:
 def render_like(claim: Slot, evidence: Slot) -> str:
     """The evidence value in the claim's style where possible: "$4.2 bn" + "3.9 billion" -> "$3.9 bn"."""
     if claim.figure is not None and evidence.figure is not None:
-        return _render_figure(claim.figure, evidence.figure) or evidence.text
+        text = _render_figure(claim.figure, evidence.figure) or evidence.text
+        return text.capitalize() if claim.figure.spelled and claim.text[:1].isupper() else text
     if claim.when is not None and evidence.when is not None:
         return _render_when(claim.when, evidence.when) or evidence.text
     if claim.kind is SlotKind.QUANTIFIER and claim.text[:1].isupper():
@@ -462,6 +486,8 @@ def _render_figure(claim: Figure, evidence: Figure) -> str | None:
     # "$0.35 bn" for "350 million" reads worse than the evidence's own words.
     if decimals is None or (claim.scale > 1 and value < 1):
         return None
+    if claim.spelled and value in _COUNT_WORDS.values():
+        return _WORD_NAMES[int(value)]
     digits = f"{value:,.{decimals}f}" if claim.grouped else f"{value:.{decimals}f}"
     return claim.prefix + digits + claim.suffix
 

@@ -1,0 +1,138 @@
+"""Values a window states in another guise than the claim's, and counts told apart. Pure.
+
+A claim's value is found, not missing, when the window writes it another way: a count spelled out
+("3-year deal" against "three-year deal"), the same number in another kind of slot, a name as plain
+words. And a count written as a word is only a rival to a count of the same thing.
+
+Usage::
+
+    pairs = [loosened(p, claim, ev) for p in pair_slots(claim, ev)]
+    rivals = [p for p in pairs if counts_alike(p, claim, ev)]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from workers.stages.align import Pair, Parsed, covered
+from workers.stages.slots import Slot, SlotKind, content_terms, terms_match
+
+__all__ = ["counts_alike", "loosened", "unpaired_if_counted_apart"]
+
+# Numbers compared across kinds when the aligner paired them with nothing.
+_NUMERIC = frozenset({SlotKind.FIGURE, SlotKind.YEAR})
+# ... and taken for the claim's only where half the words around them are the claim's.
+_LOOSE_CONTEXT = 0.5
+_NUMBER_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+)  # fmt: skip
+_WORD_VALUES = frozenset(float(i) for i in range(len(_NUMBER_WORDS)))
+
+
+def loosened(pair: Pair, claim: Parsed, ev: Parsed) -> Pair:
+    """A value the window states all the same counts as found (never as a rival): in another guise
+    when it has no counterpart, or spelled out in words like its own ("3-year deal", "three-year
+    deal") however the digits paired."""
+    if pair.equal:
+        return pair
+    slot = pair.slot
+    found = _spelled(slot, claim, ev, beat=pair.context if pair.other is not None else 0.0)
+    if found is None and pair.other is None and slot.kind in _NUMERIC:
+        found = next(
+            (e for e in ev.slots if _same_number(slot, e, claim, ev) and _alike(claim, slot, ev, e)), None
+        )
+    elif found is None and pair.other is None and slot.kind is SlotKind.ENTITY:
+        found = _name_in_words(slot, ev)
+    return pair if found is None else replace(pair, other=found, equal=True)
+
+
+def _spelled(slot: Slot, claim: Parsed, ev: Parsed, *, beat: float) -> Slot | None:
+    """The claim's small bare count written as a word in the window, among words at least as like
+    the claim's as those around the counterpart it was paired with (`beat`)."""
+    number = _number(slot) if slot.kind is SlotKind.FIGURE else None
+    if number is None or number[1] is not None or number[0] not in _WORD_VALUES:
+        return None
+    word = _NUMBER_WORDS[int(number[0])]
+    for m in re.finditer(rf"\b{word}\b", ev.text, re.IGNORECASE):
+        spelled = Slot(SlotKind.FIGURE, slot.value, m.start(), m.end(), m.group(0))
+        around = claim.near(slot)
+        if not around or covered(around, ev.near(spelled)) >= max(beat + 1e-9, _LOOSE_CONTEXT):
+            return spelled
+    return None
+
+
+def _alike(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
+    """Whether the words around a number read alike: "2014" in another sentence is another 2014."""
+    around = claim.near(slot)
+    return not around or covered(around, ev.near(other)) >= _LOOSE_CONTEXT
+
+
+def _number(slot: Slot) -> tuple[float, str | None] | None:
+    if slot.kind is SlotKind.YEAR and slot.when is not None and slot.when.year is not None:
+        return float(slot.when.year), None
+    if slot.kind is SlotKind.FIGURE and slot.figure is not None:
+        return slot.figure.number, slot.figure.unit
+    return None
+
+
+def _same_number(slot: Slot, other: Slot, claim: Parsed, ev: Parsed) -> bool:
+    """The same number, neither unit contradicting the other; two bare counts of different things
+    ("20 patients", "20 sites") are not the same figure unless the number reads as a year."""
+    mine, theirs = _number(slot), _number(other)
+    if mine is None or theirs is None or abs(mine[0] - theirs[0]) > 1e-9 * max(abs(mine[0]), 1.0):
+        return False
+    if mine[1] and theirs[1] and mine[1] != theirs[1]:
+        return False
+    if not (slot.kind is other.kind is SlotKind.FIGURE) or mine[1] or theirs[1]:
+        return True
+    if mine[0].is_integer() and 1000 <= mine[0] <= 2099:
+        return True
+    # "77,984 confirmed cases" and "77,984 cases have been confirmed" count the same thing.
+    a, b = _next_terms(claim, slot), _next_terms(ev, other)
+    return not a or not b or any(terms_match(x, y) for x in a for y in b)
+
+
+def _next_terms(read: Parsed, slot: Slot, n: int = 2) -> list[str]:
+    """The first `n` content words after `slot` in its clause: what a bare count counts."""
+    end = read.segment_of(slot.start)[1]
+    return [t.stem for t in read.terms if slot.end <= t.start < end][:n]
+
+
+def counts_alike(pair: Pair, claim: Parsed, ev: Parsed) -> bool:
+    """Whether a count written as a word may be told apart from its counterpart: only a count of the
+    same thing, named right after both ("three managers" against "five managers"), never "section 4"
+    against "two propositions"."""
+    others = [s for s in (pair.slot, pair.other) if s is not None and s.figure is not None]
+    if not any(s.figure.spelled for s in others if s.figure is not None) or pair.other is None:
+        return True
+    mine, theirs = _counted(claim, pair.slot), _counted(ev, pair.other)
+    return mine is not None and theirs is not None and terms_match(mine, theirs)
+
+
+def unpaired_if_counted_apart(pair: Pair, claim: Parsed, ev: Parsed) -> Pair:
+    """An equal count written as a word stands for the claim's only when it counts the same thing:
+    "four female justices" is not found in "Four are currently serving" (the pair is undone, and the
+    count is looked for again as any other value)."""
+    if pair.equal and not counts_alike(pair, claim, ev):
+        return replace(pair, other=None, equal=False, context=0.0)
+    return pair
+
+
+def _counted(read: Parsed, slot: Slot) -> str | None:
+    """The content word right after a count, the thing it counts ("three new managers": "new")."""
+    after = next((t for t in read.terms if t.start >= slot.end), None)
+    return after.stem if after is not None and not read.text[slot.end : after.start].strip() else None
+
+
+def _name_in_words(slot: Slot, ev: Parsed) -> Slot | None:
+    """Where the window has the name's content words in a row, if it does."""
+    want = [t.stem for t in content_terms(slot.text) if len(t.stem) > 1]
+    terms = [t for t in ev.terms if len(t.stem) > 1]
+    for i in range(len(terms) - len(want) + 1 if want else 0):
+        run = terms[i : i + len(want)]
+        if all(terms_match(w, t.stem) for w, t in zip(want, run, strict=True)):
+            start, end = run[0].start, run[-1].end
+            return Slot(SlotKind.ENTITY, slot.value, start, end, ev.text[start:end])
+    return None
