@@ -154,11 +154,15 @@ _FIGURE = re.compile(
 _COUNT_WORDS = {
     w: float(n)
     for n, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
-        " sixteen seventeen eighteen nineteen twenty".split()
+        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+         "nineteen", "twenty")
     )
     if n >= 2
-} | {w: float(10 * n) for n, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)}
+} | {
+    w: float(10 * n)
+    for n, w in enumerate(("thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"), 3)
+}  # fmt: skip
 _WORD_NAMES = {int(v): w for w, v in _COUNT_WORDS.items()}
 # A count word before a lower-case word ("three managers", "six new stars"), not in a range ("six to
 # seven", "two or three", "two-thirds") nor leading a name ("Three Gorges Dam").
