@@ -68,6 +68,39 @@ def test_a_wrong_date_is_replaced_with_the_documents(real_pipeline: Pipeline) ->
     assert "2029" in out.corrected and "2031" not in out.corrected
 
 
+FUND = Document(
+    id="fund-1",
+    text=(
+        "The fund is run by five portfolio managers and charges a management fee of 0.75% a year. "
+        "Redemptions are processed within three business days."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "corrected"),
+    [
+        ("The fund is run by three portfolio managers.", "The fund is run by five portfolio managers."),
+        (
+            "Redemptions are processed within ten business days.",
+            "Redemptions are processed within three business days.",
+        ),
+    ],
+)
+def test_a_wrong_count_in_words_is_replaced_in_words(
+    real_pipeline: Pipeline, answer: str, corrected: str
+) -> None:
+    out = real_pipeline.process(Answer(id="n", query="", answer=answer, documents=(FUND,), domain="finance"))
+    [claim] = out.claims
+    assert (claim.verdict, claim.action) == (Verdict.CONTRADICTED, Action.REPLACE)
+    assert out.corrected == corrected and "fund-1" in claim.reason
+
+
+def test_a_right_count_in_words_is_verified(real_pipeline: Pipeline) -> None:
+    got = _verdicts(real_pipeline, "The fund is run by five portfolio managers.", FUND, "finance")
+    assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
+
+
 def test_a_well_supported_claim_is_not_flagged_for_its_cosine(real_pipeline: Pipeline) -> None:
     got = _verdicts(real_pipeline, "Hubble has a 2.4-metre mirror.", HUBBLE, "health")
     assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
