@@ -267,7 +267,7 @@ def _body_end(text: str, start: int, end: int) -> int:
 
 def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Split at ";" / "and" / "but" / "while" / "whereas" only where both sides are independent clauses."""
-    seps = [m for m in _SEP.finditer(text, start, end) if _outside_brackets(text, start, m.start())]
+    seps = _outside_brackets(text, start, list(_SEP.finditer(text, start, end)))
     pieces: list[tuple[int, int]] = []
     seg = checked = start
     left_ok = False
@@ -286,9 +286,20 @@ def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [p for p in (_trim(text, s, e) for s, e in pieces) if _is_claim_piece(text[p[0] : p[1]])]
 
 
-def _outside_brackets(text: str, start: int, pos: int) -> bool:
-    chunk = text[start:pos]
-    return chunk.count("(") <= chunk.count(")") and chunk.count("[") <= chunk.count("]")
+def _outside_brackets(text: str, start: int, seps: list[re.Match[str]]) -> list[re.Match[str]]:
+    """The separators not inside an open bracket, counting from `start` once (not once per separator:
+    a 3,000-clause sentence was quadratic)."""
+    kept: list[re.Match[str]] = []
+    paren = square = 0
+    pos = start
+    for m in seps:
+        chunk = text[pos : m.start()]
+        paren += chunk.count("(") - chunk.count(")")
+        square += chunk.count("[") - chunk.count("]")
+        pos = m.start()
+        if paren <= 0 and square <= 0:
+            kept.append(m)
+    return kept
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
