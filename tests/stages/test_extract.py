@@ -304,12 +304,29 @@ def test_claim_type(sentence: str, kind: str) -> None:
     assert claims and {c.claim_type for c in claims} == {kind}
 
 
-def test_long_answer_claims_are_fast() -> None:
-    text = "Apples and pears and " * 2500 + "are fruit. " + "The firm grew, and it won. " * 500
-    t0 = time.perf_counter()
-    claims = extract_claims(text, max_claims=5000)
-    assert time.perf_counter() - t0 < 1.0
-    assert len(claims) == 1001
+def _long_answer(times: int) -> str:
+    return (
+        "Apples and pears and " * (625 * times)
+        + "are fruit. "
+        + "The firm grew, and it won. " * (125 * times)
+    )
+
+
+def _best_seconds(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        extract_claims(text, max_claims=5000)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def test_long_answer_extraction_grows_linearly() -> None:
+    # A complexity guard, not a speed figure (those are in `make bench`): eight times the text measured
+    # beside the text itself, so a loaded machine slows both. Linear measured ~9x; the quadratic bracket
+    # count this guards against measured ~21x.
+    assert len(extract_claims(_long_answer(4), max_claims=5000)) == 1001
+    assert _best_seconds(_long_answer(8)) < 14.0 * _best_seconds(_long_answer(1))
 
 
 def test_a_claim_opening_with_a_pronoun_gets_a_standalone_text() -> None:
