@@ -104,10 +104,10 @@ def counts_alike(pair: Pair, claim: Parsed, ev: Parsed) -> bool:
     """Whether a count written as a word may be told apart from its counterpart: only a count of the
     same thing, named right after both ("three managers" against "five managers"), never "section 4"
     against "two propositions"."""
-    others = [s for s in (pair.slot, pair.other) if s is not None and s.figure is not None]
-    if not any(s.figure.spelled for s in others if s.figure is not None) or pair.other is None:
+    other = pair.other
+    if other is None or not any(s.figure is not None and s.figure.spelled for s in (pair.slot, other)):
         return True
-    mine, theirs = _counted(claim, pair.slot), _counted(ev, pair.other)
+    mine, theirs = _counted(claim, pair.slot), _counted(ev, other)
     return mine is not None and theirs is not None and terms_match(mine, theirs)
 
 
