@@ -16,7 +16,7 @@ import re
 from dataclasses import replace
 
 from workers.stages.align import Pair, Parsed, covered
-from workers.stages.slots import Slot, SlotKind, content_terms, terms_match
+from workers.stages.slots import NUMBER_WORDS, Slot, SlotKind, content_terms, terms_match
 
 __all__ = ["counts_alike", "loosened", "unpaired_if_counted_apart"]
 
@@ -24,11 +24,7 @@ __all__ = ["counts_alike", "loosened", "unpaired_if_counted_apart"]
 _NUMERIC = frozenset({SlotKind.FIGURE, SlotKind.YEAR})
 # ... and taken for the claim's only where half the words around them are the claim's.
 _LOOSE_CONTEXT = 0.5
-_NUMBER_WORDS = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-)  # fmt: skip
-_WORD_VALUES = frozenset(float(i) for i in range(len(_NUMBER_WORDS)))
+_WORD_VALUES = frozenset(float(i) for i in range(len(NUMBER_WORDS)))
 
 
 def loosened(pair: Pair, claim: Parsed, ev: Parsed) -> Pair:
@@ -54,7 +50,7 @@ def _spelled(slot: Slot, claim: Parsed, ev: Parsed, *, beat: float) -> Slot | No
     number = _number(slot) if slot.kind is SlotKind.FIGURE else None
     if number is None or number[1] is not None or number[0] not in _WORD_VALUES:
         return None
-    word = _NUMBER_WORDS[int(number[0])]
+    word = NUMBER_WORDS[int(number[0])]
     for m in re.finditer(rf"\b{word}\b", ev.text, re.IGNORECASE):
         spelled = Slot(SlotKind.FIGURE, slot.value, m.start(), m.end(), m.group(0))
         around = claim.near(slot)

@@ -22,6 +22,7 @@ from enum import StrEnum
 from workers.stages.terms import Term, content_terms, stem, terms_match
 
 __all__ = [
+    "NUMBER_WORDS",
     "Figure",
     "Slot",
     "SlotKind",
@@ -150,19 +151,16 @@ _FIGURE = re.compile(
     r"|yen|(?:milli|centi|kilo)?(?:grams?|metres?|meters?)|mg|kg|g|km|cm|mm|m|miles?|tonnes?|tons)(?!\w))?"
     r"(?!\w)"
 )
-# Counts written as words: "one" is left out (a pronoun, "one of", "one day" mean no count).
-_COUNT_WORDS = {
-    w: float(n)
-    for n, w in enumerate(
-        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-         "nineteen", "twenty")
-    )
-    if n >= 2
-} | {
+# Numbers written as words, by value (0-20): the checker also finds a digit count spelled out with them.
+NUMBER_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+)  # fmt: skip
+# Counts read as figures: "zero" and "one" are left out (a pronoun, "one of", "one day" mean no count).
+_COUNT_WORDS = {w: float(n) for n, w in enumerate(NUMBER_WORDS) if n >= 2} | {
     w: float(10 * n)
     for n, w in enumerate(("thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"), 3)
-}  # fmt: skip
+}
 _WORD_NAMES = {int(v): w for w, v in _COUNT_WORDS.items()}
 # A count word before a lower-case word ("three managers", "six new stars"), not in a range ("six to
 # seven", "two or three", "two-thirds") nor leading a name ("Three Gorges Dam").
