@@ -50,12 +50,14 @@ __all__ = [
     "ThresholdSettings",
     "TopicSettings",
     "VerificationSettings",
+    "VerifierRuntime",
     "VerifierSettings",
     "is_reasoning_model",
 ]
 
 BackendKind = Literal["local", "openai"]
 SamplerMode = Literal["live", "shadow"]
+VerifierRuntime = Literal["fp16", "int8", "fp32"]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -265,8 +267,12 @@ class VerifierSettings(BaseModel):
     decision: Literal["calibrated", "thresholds"] = "calibrated"
     max_windows: int = Field(3, ge=1, le=20)
     batch_size: int = Field(32, ge=1, le=512)
-    # int8 linear layers: about twice as fast on a CPU (quality measured in the training report).
-    quantize: bool = True
+    # How the linear layers run on a CPU (docs/VERIFIER.md, "Runtimes"). "fp16": fp16 weights, fp32
+    # arithmetic: fp32's numbers (within 1e-6) at ~1.7x its speed, the same whatever the batch, so one
+    # forward pass serves all of an answer's pairs (and several answers'). "int8": dynamic int8, ~1.5x
+    # faster again, but it scales activations by the whole batch, so a pair's numbers depend on its
+    # companions and drift from fp32 (argmax agreement 0.87 on MNLI pairs). "fp32": the reference.
+    runtime: VerifierRuntime = "fp16"
 
 
 class ModelSettings(BaseModel):

@@ -123,13 +123,14 @@ def limit(path: str) -> dict[str, Any]:
 
 
 def _verifier_time(settings: Any, groups: list[list[tuple[str, str]]]) -> tuple[int, float]:
-    """Every pair through the int8 network, sorted by length in batches (the fastest it goes)."""
+    """Every pair through the network on the configured runtime, sorted by length in batches (the fastest
+    it goes)."""
     from workers.backends.checker import OfflineChecker
     from workers.backends.shipped import verifier_dir
     from workers.backends.trained import TrainedChecker, load_trained
 
     vs = settings.models.offline_verifier
-    net, meta, _ = load_trained(verifier_dir(vs), quantize=vs.quantize)
+    net, meta, _ = load_trained(verifier_dir(vs), runtime=vs.runtime)
     checker = TrainedChecker(net=net, meta=meta, rules=OfflineChecker(), settings=vs)
     pairs = [p for g in groups for p in g]
     checker.probabilities(pairs[:4])

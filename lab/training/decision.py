@@ -15,11 +15,14 @@ FaithBench is never read: it is for evaluation only. `heldout` is never read.
    weighted equally, so no one set decides.
 3. From the out-of-fold probabilities (each claim scored by a model that did not see it): the support
    threshold (best balanced accuracy, averaged over sources) and the tier-1 gate (the similarity under
-   which 5% of the supported claims called supported fall). The contradiction thresholds: the lowest at
-   which 90% of the claims called CONTRADICT are wrong; the veto on SUPPORT: the lowest model
-   P(contradict), on the window a SUPPORT would cite, above which 75% of the claims are unsupported
-   (those are flagged, not edited). Short answers read with their question (`stages.qa2d`) get a
-   support threshold of their own, chosen the same way on those claims alone (`answer_threshold`).
+   which 5% of the supported claims called supported fall). The model's contradiction threshold: the lowest
+   at which 90% of the claims it calls CONTRADICT are wrong (kept in `fitted`: the model alone does not
+   edit, see `_thresholds`); the agreement a rule-found value conflict needs (`corroborate`): the
+   lowest at which those claims and the corroborated conflicts together are still 90% wrong; the veto
+   on SUPPORT: the lowest model P(contradict), on the window a SUPPORT would cite, above which 75% of
+   the claims are unsupported (those are flagged, not edited). Short answers read with their question
+   (`stages.qa2d`) get a support threshold of their own, chosen the same way on those claims alone
+   (`answer_threshold`).
 
 Usage::
 
@@ -58,6 +61,8 @@ _CONTRADICT_PRECISION = 0.9
 _VETO_PRECISION = 0.75
 _GATE_QUANTILE = 0.05
 _MIN_ANSWERS = 10
+_MODEL_ALONE_EDITS = False
+_NEVER = 0.99  # the top of the threshold grid: a model probability that in practice never reaches it
 
 
 @dataclass
@@ -224,7 +229,22 @@ def _precise_threshold(
         above = score >= t
         if above.sum() >= 5 and wrong[above].mean() >= precision:
             return float(t)
-    return 0.99
+    return _NEVER
+
+
+def _corroborate_threshold(
+    p_c: Floats, fix: npt.NDArray[np.bool_], wrong: npt.NDArray[np.bool_], *, contradict: float
+) -> float:
+    """The lowest model agreement a rule-found value conflict needs, such that every claim edited (the
+    model's own contradictions and the corroborated conflicts together) is still wrong `precision` of the
+    time. Value conflicts are few (7 of the 720 `valid` claims), too few to hold a threshold of their
+    own; and a conflict is evidence of a contradiction, so it never needs more than `contradict`."""
+    own = p_c >= contradict
+    for t in np.round(np.arange(0.05, contradict + 0.001, 0.01), 2):
+        edited = own | (fix & (p_c >= t))
+        if edited.sum() >= 5 and wrong[edited].mean() >= _CONTRADICT_PRECISION:
+            return float(t)
+    return contradict
 
 
 def fit(rows: Sequence[ClaimRow], *, folds: int = 5, seed: int = 0) -> tuple[Decision, dict[str, Any]]:
@@ -256,8 +276,13 @@ def _thresholds(
     support = float(max(grid, key=lambda t: _by_source_balanced(oof, gold, sources, t)))
     p_c = np.array([r.signals.get("p_contradict", 0.0) for r in rows])
     fix = np.array([bool(r.signals.get("rule_conflict_fix")) for r in rows])
-    contradict = _precise_threshold(p_c, ~gold)
-    corroborate = _precise_threshold(np.where(fix, p_c, 0.0), ~gold, floor=0.05)
+    precise = _precise_threshold(p_c, ~gold)
+    corroborate = _corroborate_threshold(p_c, fix, ~gold, contradict=precise)
+    # The model alone does not edit (the threshold it would have is kept in `fitted`): at the 90%-precise
+    # 0.83 of the fp16 runtime, FaithBench `valid` got 3 edits toward the correct text against 11 away,
+    # and correct summaries kept verbatim fell from 0.56 to 0.28 (docs/VERIFIER.md). These claims hold
+    # 35% supported ones; answers in use hold far more, and there the same threshold removes right ones.
+    contradict = precise if _MODEL_ALONE_EDITS else _NEVER
     cited = np.array([r.signals.get("p_contradict_cited", 0.0) for r in rows])
     veto = _precise_threshold(cited, ~gold, floor=0.5, precision=_VETO_PRECISION)
     answer = np.array([read_with_question(r.task.claim) for r in rows])
@@ -265,7 +290,10 @@ def _thresholds(
     sims = np.array([r.task.similarity for r in rows])
     kept = sims[(oof >= np.where(answer, answer_support or support, support)) & gold]
     gate = float(np.round(np.quantile(kept, _GATE_QUANTILE), 3)) if len(kept) else 0.0
-    fitted = {"claims": len(rows), "l2": l2, "sources": sorted(set(sources)), "folds": "5, by claim"}
+    fitted = {
+        "claims": len(rows), "l2": l2, "sources": sorted(set(sources)), "folds": "5, by claim",
+        "contradict_precise": precise,
+    }  # fmt: skip
     decision = Decision(
         weights=draft.weights, bias=draft.bias, support=support, contradict=contradict,
         corroborate=corroborate, veto=veto, gates={"default": gate}, fitted=fitted,
@@ -319,6 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--weights", type=Path, default=None, help="the trained verifier (default: shipped)")
     parser.add_argument("--cache", type=Path, default=Path("bench/results/verifier/claims.pkl"))
     parser.add_argument("--report", type=Path, default=Path("bench/results/verifier/decision.json"))
+    parser.add_argument("--runtime", choices=("fp16", "int8", "fp32"), default="fp16", help="the verifier's")
     parser.add_argument("--read-only", action="store_true", help="only read the claims into --cache")
     parser.add_argument("--write", action="store_true", help="write decision.json beside the weights")
     args = parser.parse_args(argv)
@@ -328,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from workers.backends.crossenc import shipped_dir
 
     folder = args.weights or shipped_dir()
-    score(rows, _checker(folder))
+    score(rows, _checker(folder, runtime=args.runtime))
     decision, report = fit(rows)
     args.report.parent.mkdir(parents=True, exist_ok=True)
     body = {"decision": decision.to_dict()}
@@ -361,12 +390,13 @@ def _cached_rows(args: argparse.Namespace) -> list[ClaimRow]:
     return rows
 
 
-def _checker(folder: Path) -> Any:
+def _checker(folder: Path, *, runtime: str) -> Any:
     from workers.backends.checker import OfflineChecker
     from workers.backends.trained import load_offline_verifier
     from workers.settings import VerifierSettings
 
-    return load_offline_verifier(VerifierSettings(weights=str(folder)), rules=OfflineChecker())
+    settings = VerifierSettings(weights=str(folder), runtime=runtime)
+    return load_offline_verifier(settings, rules=OfflineChecker())
 
 
 if __name__ == "__main__":

@@ -387,3 +387,21 @@ def test_no_role_fix_when_another_window_names_the_claims_holder() -> None:
     )
     assert result.label is not Judgement.CONTRADICT
     assert not result.fixes
+
+
+def test_a_value_another_window_states_is_not_contradicted_by_a_window_about_something_else() -> None:
+    # The father's birth date, read against the son's sentence: the father's sentence states it.
+    claim = "Chris Eubank Sr., born on August 8, 1966, competed from 1985 to 1998"
+    father = "Chris Eubank ( born 8 August 1966 ) is a British former boxer who competed from 1985 to 1998 ."
+    son = "Chris Eubank Jr. ( born 18 September 1989 ) is a British professional boxer ."
+    assert _judge(claim, son, father).label is Judgement.SUPPORT
+    assert not _judge(claim, son, father).fixes
+
+
+def test_a_value_stated_only_off_topic_still_meets_the_window_that_contradicts_it() -> None:
+    claim = "Northwind's revenue rose 8% in 2023"
+    other = "Staff costs rose 8% over the period."
+    about = "Northwind's revenue rose 5% in 2023."
+    result = _judge(claim, other, about)
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "Northwind's revenue rose 5% in 2023"

@@ -96,7 +96,7 @@ def test_the_lazy_embedder_loads_once_from_many_threads() -> None:
 
 def test_the_lazy_verifier_is_named_by_the_weights_without_loading_them() -> None:
     checker, decision = lazy_offline_verifier(VerifierSettings(), rules=OfflineChecker())
-    assert checker.name == f"trained-minilm@{weights_digest(shipped_dir())}"
+    assert checker.name == f"trained-minilm@{weights_digest(shipped_dir())}-fp16"
     assert decision is not None
     rules, none = lazy_offline_verifier(VerifierSettings(offline="rules"), rules=OfflineChecker())
     assert isinstance(rules, OfflineChecker) and none is None

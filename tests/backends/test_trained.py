@@ -80,3 +80,41 @@ def test_probabilities_are_calibrated_rows_that_sum_to_one(checker: TrainedCheck
     assert probs.shape == (2, 3)
     assert abs(probs.sum(axis=1) - 1.0).max() < 1e-6
     assert probs[0, 0] > probs[1, 0]
+
+
+PAIRS = [
+    ("Northwind opened 35 branches.", SECOND.text),
+    ("Maria Lopez joined Northwind in 2015.", THIRD.text),
+    ("Net income fell by 8% in 2023.", FIRST.text),
+    ("The bank is based in Texas.", DOC),
+]
+
+
+def test_the_fp16_runtime_scores_a_pair_the_same_alone_or_in_a_batch(checker: TrainedChecker) -> None:
+    together = checker.probabilities(PAIRS)
+    alone = [checker.probabilities([pair])[0] for pair in PAIRS]
+    assert abs(together - alone).max() < 1e-5
+
+
+def test_the_fp16_runtime_gives_fp32_numbers() -> None:
+    fp32 = load_offline_verifier(VerifierSettings(runtime="fp32"), rules=OfflineChecker())
+    fp16 = load_offline_verifier(VerifierSettings(runtime="fp16"), rules=OfflineChecker())
+    assert isinstance(fp32, TrainedChecker) and isinstance(fp16, TrainedChecker)
+    assert abs(fp32.probabilities(PAIRS) - fp16.probabilities(PAIRS)).max() < 1e-4
+    assert fp32.name != fp16.name  # verdicts cached under one runtime are not reused by the other
+
+
+def test_claims_share_one_pass_and_keep_their_own_rows(checker: TrainedChecker) -> None:
+    groups = [PAIRS[:1], [], PAIRS[1:]]
+    rows = checker.claim_probabilities(groups)
+    assert [r.shape for r in rows] == [(1, 3), (0, 3), (3, 3)]
+    assert abs(rows[2] - checker.probabilities(PAIRS[1:])).max() < 1e-5
+
+
+def test_calls_from_several_threads_keep_their_own_numbers(checker: TrainedChecker) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    alone = [checker.probabilities([pair]) for pair in PAIRS]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda pair: checker.probabilities([pair]), PAIRS * 4))
+    assert all(abs(got - alone[i % len(PAIRS)]).max() < 1e-5 for i, got in enumerate(together))

@@ -58,6 +58,10 @@ def test_percentages_are_one_kind(text: str) -> None:
         ("born on 2 March 1991 in", "1991-03-02"),
         ("born on 2019-03-02.", "2019-03-02"),
         ("released in May 2019.", "2019-05"),
+        # Tokenised text (Wikipedia dumps, FaithBench's sources) puts a space before the comma.
+        ("released on December 5 , 2000 by", "2000-12-05"),
+        ("born 8 August , 1966 in", "1966-08-08"),
+        ("released in May , 2019.", "2019-05"),
     ],
 )
 def test_dates_are_normalised(text: str, value: str) -> None:

@@ -112,8 +112,11 @@ class OfflineChecker:
         locked = _locked(read, evs)
         # A role holder some window names may well hold it: another window's holder is then no fix.
         roles = not any(holder_named(text, w.text) for w in windows)
+        paired = [_paired(read, ev) for ev in evs]
+        stated = _stated(paired)
         readings = [
-            self._read_window(read, ev, w, locked, roles=roles) for ev, w in zip(evs, windows, strict=True)
+            self._read_window(read, ev, w, pair, locked | _outweighed(stated, pair[1]), roles=roles)
+            for ev, w, pair in zip(evs, windows, paired, strict=True)
         ]
         best = _pick(readings)
         best = _onto_original(_noted(best, read), claim.text, text)
@@ -121,10 +124,16 @@ class OfflineChecker:
         return CheckResult(best.label, best.reason, best.window, best.fixes, best.confidence, extra)
 
     def _read_window(
-        self, claim: Parsed, ev: Parsed, window: Evidence, locked: frozenset[int], *, roles: bool
+        self,
+        claim: Parsed,
+        ev: Parsed,
+        window: Evidence,
+        paired: tuple[list[Pair], float],
+        locked: frozenset[int],
+        *,
+        roles: bool,
     ) -> _Reading:
-        pairs = [loosened(unpaired_if_counted_apart(p, claim, ev), claim, ev) for p in pair_slots(claim, ev)]
-        overlap = _overlap(claim, ev, pairs)
+        pairs, overlap = paired
         segment = _best_segment(claim, ev)
         cite = f"[doc {window.doc_id} {window.start}-{window.end}]"
         conflicts = self._conflicts(claim, ev, pairs, segment, overlap=overlap, locked=locked, roles=roles)
@@ -247,6 +256,28 @@ def _common(a: str, b: str) -> int:
 
 
 # ---- readings ----------------------------------------------------------------------------------
+
+
+def _paired(claim: Parsed, ev: Parsed) -> tuple[list[Pair], float]:
+    """The claim's slots paired with the window's, and the share of the claim's words the window holds."""
+    pairs = [loosened(unpaired_if_counted_apart(p, claim, ev), claim, ev) for p in pair_slots(claim, ev)]
+    return pairs, _overlap(claim, ev, pairs)
+
+
+def _stated(paired: Sequence[tuple[list[Pair], float]]) -> dict[int, float]:
+    """Per claim slot (by start), the most of the claim's words held by a window that states its value."""
+    out: dict[int, float] = {}
+    for pairs, overlap in paired:
+        for pair in pairs:
+            if pair.equal:
+                out[pair.slot.start] = max(overlap, out.get(pair.slot.start, 0.0))
+    return out
+
+
+def _outweighed(stated: dict[int, float], overlap: float) -> frozenset[int]:
+    """Claim slots a window may not contradict: another window, at least as much about the claim,
+    states the claim's value ("born 8 August 1966" beside the son's "born 18 September 1989")."""
+    return frozenset(start for start, held in stated.items() if held >= overlap)
 
 
 def _pick(readings: list[_Reading]) -> _Reading:

@@ -131,5 +131,5 @@ def lazy_offline_verifier(
 
         return load_offline_verifier(settings, rules=rules)
 
-    checker = LazyChecker(load, name=f"trained-minilm@{weights_digest(folder)}")
+    checker = LazyChecker(load, name=f"trained-minilm@{weights_digest(folder)}-{settings.runtime}")
     return checker, read_decision(settings)

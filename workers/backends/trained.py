@@ -15,7 +15,7 @@ Usage::
 from __future__ import annotations
 
 import functools
-import hashlib
+import itertools
 import logging
 import os
 import threading
@@ -26,9 +26,10 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from workers.backends.crossenc import CrossEncoder, Meta, encode, load_shipped, quantized
+from workers.backends.crossenc import CrossEncoder, Meta, encode, for_runtime, load_shipped
 from workers.backends.embedder import configure_threads
-from workers.backends.shipped import read_decision, verifier_dir
+from workers.backends.microbatch import MicroBatcher
+from workers.backends.shipped import read_decision, verifier_dir, weights_digest
 from workers.errors import BackendError
 from workers.messages import Claim, Evidence, Judgement
 from workers.protocols import CheckResult, VerdictComponent
@@ -39,6 +40,7 @@ __all__ = ["TrainedChecker", "load_decision", "load_offline_verifier", "load_tra
 
 log = logging.getLogger(__name__)
 _S, _C, _N = 0, 1, 2  # the order of `Meta.labels`
+_SHARED_PAIRS = 256  # at most this many pairs from several callers' calls in one shared pass
 
 
 class TrainedChecker:
@@ -67,8 +69,14 @@ class TrainedChecker:
             else meta.contradict_threshold
         )
         # As many forward passes at once as the cores hold at torch's threads per call: inference reads
-        # the (int8) weights only, and the tokenizer's settings never change between calls.
-        self._lock = threading.BoundedSemaphore(max(1, (os.cpu_count() or 1) // configure_threads()))
+        # the weights only, and the tokenizer's settings never change between calls.
+        streams = max(1, (os.cpu_count() or 1) // configure_threads())
+        self._lock = threading.BoundedSemaphore(streams)
+        # fp16 and fp32 give a pair the same numbers in any batch, so calls from several threads (a batch
+        # pool's answers, the verification agent's) share forward passes; int8 does not, so never.
+        self._batcher: MicroBatcher[tuple[str, str], npt.NDArray[np.float64]] | None = None
+        if settings.runtime != "int8":
+            self._batcher = MicroBatcher(self._rows, max_items=_SHARED_PAIRS, concurrent=streams)
 
     @property
     def max_windows(self) -> int:
@@ -98,17 +106,29 @@ class TrainedChecker:
     def claim_probabilities(
         self, groups: Sequence[Sequence[tuple[str, str]]]
     ) -> list[npt.NDArray[np.float64]]:
-        """Per claim, the probabilities of its (claim, window) pairs, each claim in a forward pass of its
-        own: int8 layers scale their inputs by the whole batch, so a claim batched with other claims
-        would get slightly different numbers on the stream than in `woodpecker correct`."""
-        return [self.probabilities(group) if group else np.zeros((0, 3)) for group in groups]
+        """Per claim, the probabilities of its (claim, window) pairs. All pairs share forward passes,
+        except on the int8 runtime, which scales its inputs by the whole batch: there each claim has a
+        pass of its own, so the stream and `woodpecker correct` get the same numbers."""
+        if self._settings.runtime == "int8":
+            return [self.probabilities(group) if group else np.zeros((0, 3)) for group in groups]
+        flat = self.probabilities([pair for group in groups for pair in group])
+        bounds = np.cumsum([0, *(len(group) for group in groups)])
+        return [flat[a:b] for a, b in itertools.pairwise(bounds)]
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> npt.NDArray[np.float64]:
         """Calibrated (SUPPORT, CONTRADICT, NEUTRAL) probabilities per pair, similar lengths batched."""
+        if not pairs:
+            return np.zeros((0, 3), dtype=np.float64)
+        if self._batcher is not None:
+            return np.stack(self._batcher(list(pairs)))
+        with self._lock:
+            return np.stack(self._rows(list(pairs)))
+
+    def _rows(self, pairs: list[tuple[str, str]]) -> list[npt.NDArray[np.float64]]:
         out = np.zeros((len(pairs), 3), dtype=np.float64)
         order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
         size = self._settings.batch_size
-        with self._lock, torch.inference_mode():
+        with torch.inference_mode():
             for i in range(0, len(order), size):
                 idx = order[i : i + size]
                 inputs = encode(
@@ -116,7 +136,7 @@ class TrainedChecker:
                 )
                 logits = self._net(**inputs).float() / self._meta.temperature
                 out[idx] = torch.softmax(logits, dim=-1).double().numpy()
-        return out
+        return list(out)
 
     def _decide(
         self, rule: CheckResult, windows: Sequence[Evidence], probs: npt.NDArray[np.float64]
@@ -194,12 +214,12 @@ def signals(rule: CheckResult) -> dict[str, float]:
 
 
 @functools.cache
-def load_trained(path: Path, *, quantize: bool) -> tuple[CrossEncoder, Meta, str]:
+def load_trained(path: Path, *, runtime: str = "fp16") -> tuple[CrossEncoder, Meta, str]:
     """The trained network, its meta and the weights' digest, loaded once per process and folder."""
     configure_threads()
     net, meta = load_shipped(path)
-    digest = hashlib.sha256((path / "weights.safetensors").read_bytes()).hexdigest()[:12]
-    return (quantized(net) if quantize else net), meta, digest
+    # The runtime is part of the name cached verdicts are kept under: its numbers differ.
+    return for_runtime(net, runtime), meta, f"{weights_digest(path)}-{runtime}"
 
 
 def load_offline_verifier(settings: VerifierSettings, *, rules: VerdictComponent) -> VerdictComponent:
@@ -208,7 +228,7 @@ def load_offline_verifier(settings: VerifierSettings, *, rules: VerdictComponent
         return rules
     path = verifier_dir(settings)
     try:
-        net, meta, digest = load_trained(path, quantize=settings.quantize)
+        net, meta, digest = load_trained(path, runtime=settings.runtime)
     except BackendError as exc:
         log.warning("trained verifier unavailable, using the rule checks: %s", exc)
         return rules

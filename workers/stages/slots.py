@@ -170,18 +170,20 @@ _COUNT = re.compile(
 )
 _DATES = (
     (
-        re.compile(rf"\b(?P<mon>{_MONTH_RE})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year>\d{{4}})\b"),
+        re.compile(
+            rf"\b(?P<mon>{_MONTH_RE})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:\s?,)?\s+(?P<year>\d{{4}})\b"
+        ),
         "mdy",
     ),
     (
         re.compile(
-            rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTH_RE}),?\s+(?P<year>\d{{4}})\b"
+            rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTH_RE})(?:\s?,)?\s+(?P<year>\d{{4}})\b"
         ),
         "dmy",
     ),
     (re.compile(r"\b(?P<year>\d{4})-(?P<mon>\d{2})-(?P<day>\d{2})\b"), "iso"),
-    (re.compile(rf"\b(?P<mon>{_MONTH_RE}),?\s+(?P<year>\d{{4}})\b"), "my"),
-    (re.compile(rf"\b(?P<mon>{_MONTH_RE})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!,?\s*\d)"), "md"),
+    (re.compile(rf"\b(?P<mon>{_MONTH_RE})(?:\s?,)?\s+(?P<year>\d{{4}})\b"), "my"),
+    (re.compile(rf"\b(?P<mon>{_MONTH_RE})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s?,?\s*\d)"), "md"),
 )
 _YEAR_BEFORE = re.compile(
     r"\b(?:in|since|by|from|until|till|to|of|during|year|fiscal|FY|early|late|mid|the|and|or|before|after|between"

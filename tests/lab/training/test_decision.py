@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lab.training.decision import ClaimRow, answer_threshold, fit, fit_logistic
+from lab.training.decision import ClaimRow, _corroborate_threshold, answer_threshold, fit, fit_logistic
 from workers.messages import Claim, ClaimTask, Judgement
 from workers.protocols import CheckResult
 
@@ -36,7 +36,8 @@ def test_fit_chooses_thresholds_that_separate_and_reports_per_source() -> None:
     assert set(report) == {"a", "b"}
     assert all(r["balanced_accuracy"] >= 0.8 for r in report.values())
     assert 0.05 <= decision.support <= 0.95
-    assert decision.contradict >= 0.3
+    # The model's own precise threshold is kept, but the model alone does not edit.
+    assert 0.3 <= decision.fitted["contradict_precise"] < decision.contradict == 0.99
     assert 0.0 < decision.gate(None) < 0.9
     supported = decision.p_supported({"p_support": 0.9, "p_contradict": 0.02}, similarity=0.8)
     unsupported = decision.p_supported({"p_support": 0.2, "p_contradict": 0.7}, similarity=0.4)
@@ -49,3 +50,13 @@ def test_short_answers_get_the_threshold_that_separates_them() -> None:
     gold = p >= 0.3
     assert answer_threshold(p, gold, grid=np.round(np.arange(0.05, 0.951, 0.025), 3)) == 0.275
     assert answer_threshold(p[:5], gold[:5], grid=np.array([0.5])) is None  # too few to choose on
+
+
+def test_a_value_conflict_needs_the_agreement_that_keeps_the_edits_precise() -> None:
+    # Six claims the model contradicts on its own, all wrong, and four rule conflicts with a fix: the two
+    # wrong ones (0.6, 0.4) join the edits; with the right one at 0.2 they would be 8 of 9 wrong, < 90%.
+    p_c = np.array([0.9, 0.92, 0.95, 0.97, 0.98, 0.99, 0.6, 0.4, 0.2, 0.1])
+    fix = np.array([False] * 6 + [True] * 4)
+    wrong = np.array([True] * 8 + [False, False])
+    assert _corroborate_threshold(p_c, fix, wrong, contradict=0.9) == 0.21
+    assert _corroborate_threshold(p_c, fix, np.zeros(10, dtype=bool), contradict=0.9) == 0.9  # never more

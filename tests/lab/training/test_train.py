@@ -67,7 +67,7 @@ def test_the_loaded_model_is_a_verdict_component_with_a_reason(
 ) -> None:
     out, _ = trained
     checker = load_offline_verifier(
-        VerifierSettings(weights=str(out), quantize=False), rules=OfflineChecker()
+        VerifierSettings(weights=str(out), runtime="fp32"), rules=OfflineChecker()
     )
     assert isinstance(checker, TrainedChecker)
     claim = Claim(id="c1", text="Acme's revenue rose 12% in 2023.", start=0, end=32)
