@@ -119,6 +119,7 @@ def measure(
     *,
     previous: str = PREVIOUS,
     workers: int = 2,
+    previous_workers: int = 1,
     rounds: int = 2,
     kinds: bool = True,
 ) -> dict[str, Any]:
@@ -127,7 +128,7 @@ def measure(
     with tempfile.TemporaryDirectory() as tmp, previous_checkout(previous) as tree:
         sample = Path(tmp) / "answers.jsonl"
         sample.write_bytes(b"".join(a + b"\n" for a in answers))
-        rows = [_round(sample, tree, workers=workers) for _ in range(max(1, rounds))]
+        rows = [_round(sample, tree, workers=(workers, previous_workers)) for _ in range(max(1, rounds))]
     current, before, limit = (_best([r[i] for r in rows]) for i in range(3))
     agents = {kind: _driver(ROOT, "agent", kind) for kind in _KINDS} if kinds else {}
     return {
@@ -150,9 +151,9 @@ def _document_words(answers: Sequence[bytes]) -> float:
     return round(sum(words) / max(1, len(words)), 1)
 
 
-def _round(sample: Path, tree: Path, *, workers: int) -> tuple[dict[str, Any], ...]:
-    current = _driver(ROOT, "throughput", str(sample), str(workers))
-    before = _driver(tree, "throughput", str(sample), "1")
+def _round(sample: Path, tree: Path, *, workers: tuple[int, int]) -> tuple[dict[str, Any], ...]:
+    current = _driver(ROOT, "throughput", str(sample), str(workers[0]))
+    before = _driver(tree, "throughput", str(sample), str(workers[1]))
     return current, before, _driver(ROOT, "limit", str(sample))
 
 
@@ -182,7 +183,7 @@ def markdown(result: dict[str, Any]) -> str:
         "| run | answers/s | s/answer | p50 s | p95 s | start-up s | peak RSS MB |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
         _row(f"current {result['commit']} ({cur['workers']} workers)", cur),
-        _row(f"previous {result['previous_commit']}", prev),
+        _row(f"previous {result['previous_commit']} ({prev.get('workers', 1)} workers)", prev),
         f"| machine limit (models only) | {1 / lim['model_s_per_answer']:.2f} | "
         f"{lim['model_s_per_answer']:.3f} | | | | |",
     ]
@@ -225,6 +226,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--workers", type=int, default=2, help="answers at once in the current run")
     parser.add_argument("--previous", default=PREVIOUS, help="the commit to compare with")
+    parser.add_argument(
+        "--previous-workers",
+        type=int,
+        default=1,
+        help="answers at once in the previous run (a commit that has --workers)",
+    )
     parser.add_argument("--rounds", type=int, default=2, help="runs of each, the best one kept")
     parser.add_argument("--no-agents", action="store_true", help="skip the per-agent footprint")
     return parser
@@ -236,7 +243,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.data, n=args.answers, split=args.split, seed=args.seed, documents=args.documents
     )
     result = measure(
-        answers, previous=args.previous, workers=args.workers, rounds=args.rounds, kinds=not args.no_agents
+        answers,
+        previous=args.previous,
+        workers=args.workers,
+        previous_workers=args.previous_workers,
+        rounds=args.rounds,
+        kinds=not args.no_agents,
     )
     result["split"] = args.split
     result["documents"] = args.documents

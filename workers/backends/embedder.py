@@ -172,14 +172,18 @@ def _load(path: Path) -> Any:
 
         hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
         hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
-        return SentenceTransformer(str(path), device="cpu", local_files_only=True)
+        model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
     except (OSError, ValueError, ImportError, RuntimeError) as exc:
         raise BackendError(f"cannot load the embedding model from {path}: {exc}") from exc
+    from workers.backends.fp16 import half_weights
+
+    return half_weights(model)  # fp32's vectors (to ~1e-4), ~1.8x as fast, the same in any batch
 
 
 def model_id() -> str:
     """The id embeddings are cached under, read from package metadata without loading the model."""
-    return f"all-MiniLM-L6-v2@gt-{_package_version()}"
+    # "fp16": its linear layers' weights (workers.backends.fp16); vectors of the fp32 model are not mixed in.
+    return f"all-MiniLM-L6-v2@gt-{_package_version()}-fp16"
 
 
 def _package_version() -> str:
