@@ -23,7 +23,7 @@ from typing import Any
 import torch
 
 from workers.backends.checker import OfflineChecker
-from workers.backends.crossenc import CrossEncoder, load_shipped, quantized, shipped_dir
+from workers.backends.crossenc import CrossEncoder, for_runtime, load_shipped, quantized, shipped_dir
 from workers.messages import Claim, Evidence
 
 __all__ = ["run"]
@@ -63,16 +63,19 @@ def _rules_per_s(claims: int) -> float:
 
 
 def run(out_dir: Path, *, pairs: int = 256, tokens: int = 128, batch: int = 32) -> dict[str, Any]:
-    """Both precisions measured one after the other in this process."""
+    """The three runtimes measured one after the other in this process."""
     net, meta = load_shipped(shipped_dir())
     fp32 = _pairs_per_s(net, pairs=pairs, tokens=tokens, batch=batch)
-    int8 = _pairs_per_s(quantized(net), pairs=pairs, tokens=tokens, batch=batch)
+    int8 = _pairs_per_s(quantized(net), pairs=pairs, tokens=tokens, batch=batch)  # a quantised copy
+    fp16 = _pairs_per_s(for_runtime(net, "fp16"), pairs=pairs, tokens=tokens, batch=batch)  # in place
     return {
         "tokens": tokens,
         "threads": torch.get_num_threads(),
         "fp32": {"pairs_per_s": round(fp32, 1)},
         "int8": {"pairs_per_s": round(int8, 1)},
+        "fp16": {"pairs_per_s": round(fp16, 1)},
         "int8_over_fp32": round(int8 / fp32, 2),
+        "fp16_over_fp32": round(fp16 / fp32, 2),
         "rules_claims_per_s": round(_rules_per_s(pairs), 1),
         "target_pairs_per_s": 50,
         "layers": meta.layers,

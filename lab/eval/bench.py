@@ -37,7 +37,7 @@ BENCH_MODULES: list[str] = [
     "lab.stream_bench",  # answers/s through the stream vs in process, p50/p95 per answer
     "lab.llm_bench",  # LLM round trips: batched vs naive, 200 ms per call
     "lab.cache_bench",  # answers/s, cold vs warm caches, documents repeating
-    "lab.trained_bench",  # trained verifier pairs/s at 128 tokens, int8 vs fp32
+    "lab.trained_bench",  # trained verifier pairs/s at 128 tokens: fp32, int8, fp16 weights
     "lab.server_bench",  # woodpecker serve vs in process at 1, 4, 16 clients, p50/p95
     "lab.llm_escalation_bench",  # escalate never/uncertain/always: quality and tokens
     "lab.eval.speed_bench",  # answers/s and p50/p95: current vs previous release vs machine limit

@@ -155,13 +155,15 @@ def _credentials(kafka: KafkaSettings) -> Any:
     )
 
 
-def _agent(app: faust.App, ctx: AgentContext, topic: Any, name: str, handler: Handler) -> None:
+def _agent(
+    app: faust.App, ctx: AgentContext, topic: Any, name: str, handler: Handler, *, concurrency: int = 1
+) -> None:
     async def agent(stream: Any) -> None:
         async for event in stream.events():
             await _guarded(ctx, name, event, handler)
 
     agent.__name__ = agent.__qualname__ = f"{name}_agent"
-    app.agent(topic, name=f"woodpecker.{name}")(agent)
+    app.agent(topic, name=f"woodpecker.{name}", concurrency=concurrency)(agent)
 
 
 async def _guarded(ctx: AgentContext, name: str, event: Any, handler: Handler) -> None:
@@ -193,7 +195,8 @@ def _register_extraction(app: faust.App, ctx: AgentContext, topic: Any) -> None:
 
 
 def _register_verification(app: faust.App, ctx: AgentContext, topic: Any) -> None:
-    _agent(app, ctx, topic, "verification", _verification)
+    concurrency = ctx.settings.kafka.verification_concurrency
+    _agent(app, ctx, topic, "verification", _verification, concurrency=concurrency)
 
 
 def _correction(app: faust.App, ctx: AgentContext, topic: Any) -> None:
