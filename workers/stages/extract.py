@@ -28,7 +28,11 @@ __all__ = ["claim_type", "extract_claims", "split_sentences"]
 
 _CLOSERS = "\"'”’»)\\]}」』）"
 _CITE = r"(?:\[\d+(?:[,–-]\s*\d+)*\])*"
-_TERMINAL = re.compile(rf"([.!?…]+)[{_CLOSERS}]*{_CITE}(?=\s|$)|([。！？]+)[{_CLOSERS}]*")
+# The third form: a full stop with no space after it, between a word or figure and a capitalised word
+# ("founded in 1997.Kings of Leon is ..."), as in text joined from several sources.
+_TERMINAL = re.compile(
+    rf"([.!?…]+)[{_CLOSERS}]*{_CITE}(?=\s|$)|([。！？]+)[{_CLOSERS}]*|(?<=[a-z\d)])(\.)(?=[A-Z][a-z])"
+)
 _LINE = re.compile(r"[^\n\u2028\u2029]+")
 _MARKER = re.compile(r"(?:[-*•‣◦▪●▸►–—+]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)]|\([a-z]\)|#{1,6})[ \t]+")
 _NEXT = re.compile(r"\s*[\"'“‘«(\[]*([^\s\"'“‘«(\[]*)")
@@ -131,7 +135,7 @@ def _is_boundary(text: str, m: re.Match[str], start: int, end: int) -> bool:
     follower = nxt.group(1) if nxt else ""
     if follower[:1].islower():
         return False
-    if m.group(1) != ".":
+    if (m.group(1) or m.group(3)) != ".":
         return True
     prev = _PREV.search(text, max(start, m.start() - 32), m.start())
     token = prev.group().lstrip("$€£¥-–*_") if prev else ""
