@@ -346,7 +346,7 @@ class KafkaSettings(BaseModel):
     # verifier calls share forward passes and overlap each other's Python work: the stream ran 0.98 of
     # the batch CLI's answers/s against 0.81 with 1. Not the default yet: two claims of one answer
     # verified at once miss each other's verdict-cache entry, so an output's cache counts differ from
-    # the batch CLI's, and one of five SIGTERM fault-test runs lost an answer (docs/SPEED.md).
+    # the batch CLI's (docs/SPEED.md).
     verification_concurrency: int = Field(1, ge=1, le=64)
 
 
