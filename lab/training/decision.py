@@ -61,7 +61,6 @@ _CONTRADICT_PRECISION = 0.9
 _VETO_PRECISION = 0.75
 _GATE_QUANTILE = 0.05
 _MIN_ANSWERS = 10
-_MODEL_ALONE_EDITS = False
 _NEVER = 0.99  # the top of the threshold grid: a model probability that in practice never reaches it
 
 
@@ -239,12 +238,9 @@ def _corroborate_threshold(
     model's own contradictions and the corroborated conflicts together) is still wrong `precision` of the
     time. Value conflicts are few (7 of the 720 `valid` claims), too few to hold a threshold of their
     own; and a conflict is evidence of a contradiction, so it never needs more than `contradict`."""
-    own = p_c >= contradict
-    for t in np.round(np.arange(0.05, contradict + 0.001, 0.01), 2):
-        edited = own | (fix & (p_c >= t))
-        if edited.sum() >= 5 and wrong[edited].mean() >= _CONTRADICT_PRECISION:
-            return float(t)
-    return contradict
+    # The model's own contradictions count at every threshold; a conflict counts from its agreement on.
+    score = np.where(p_c >= contradict, 1.0, np.where(fix, p_c, 0.0))
+    return min(_precise_threshold(score, wrong, floor=0.05), contradict)
 
 
 def fit(rows: Sequence[ClaimRow], *, folds: int = 5, seed: int = 0) -> tuple[Decision, dict[str, Any]]:
@@ -282,7 +278,7 @@ def _thresholds(
     # 0.83 of the fp16 runtime, FaithBench `valid` got 3 edits toward the correct text against 11 away,
     # and correct summaries kept verbatim fell from 0.56 to 0.28 (docs/VERIFIER.md). These claims hold
     # 35% supported ones; answers in use hold far more, and there the same threshold removes right ones.
-    contradict = precise if _MODEL_ALONE_EDITS else _NEVER
+    contradict = _NEVER
     cited = np.array([r.signals.get("p_contradict_cited", 0.0) for r in rows])
     veto = _precise_threshold(cited, ~gold, floor=0.5, precision=_VETO_PRECISION)
     answer = np.array([read_with_question(r.task.claim) for r in rows])

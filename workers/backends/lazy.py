@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
-from workers.backends.shipped import WEIGHTS, read_decision, verifier_dir, weights_digest
+from workers.backends.shipped import WEIGHTS, read_decision, verifier_dir, verifier_tag
 from workers.errors import ConfigError
 from workers.messages import Claim, Evidence
 from workers.protocols import CheckResult, Embedder, Vectors, VerdictComponent
@@ -131,5 +131,5 @@ def lazy_offline_verifier(
 
         return load_offline_verifier(settings, rules=rules)
 
-    checker = LazyChecker(load, name=f"trained-minilm@{weights_digest(folder)}-{settings.runtime}")
+    checker = LazyChecker(load, name=f"trained-minilm@{verifier_tag(folder, settings.runtime)}")
     return checker, read_decision(settings)

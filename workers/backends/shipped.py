@@ -18,7 +18,7 @@ from workers.errors import BackendError
 from workers.settings import VerifierSettings
 from workers.stages.decide import Decision
 
-__all__ = ["WEIGHTS", "read_decision", "shipped_dir", "verifier_dir", "weights_digest"]
+__all__ = ["WEIGHTS", "read_decision", "shipped_dir", "verifier_dir", "verifier_tag", "weights_digest"]
 
 log = logging.getLogger(__name__)
 WEIGHTS = "weights.safetensors"
@@ -37,6 +37,12 @@ def verifier_dir(settings: VerifierSettings) -> Path:
 def weights_digest(folder: Path) -> str:
     """The first 12 hex digits of the weights' SHA-256: part of the verifier's name and cache keys."""
     return hashlib.sha256((folder / WEIGHTS).read_bytes()).hexdigest()[:12]
+
+
+def verifier_tag(folder: Path, runtime: str) -> str:
+    """The weights' digest and the runtime: what the verifier's name and its cached verdicts are keyed by
+    (each runtime's numbers differ)."""
+    return f"{weights_digest(folder)}-{runtime}"
 
 
 def read_decision(settings: VerifierSettings) -> Decision | None:

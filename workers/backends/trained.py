@@ -29,7 +29,7 @@ import torch
 from workers.backends.crossenc import CrossEncoder, Meta, encode, for_runtime, load_shipped
 from workers.backends.embedder import configure_threads
 from workers.backends.microbatch import MicroBatcher
-from workers.backends.shipped import read_decision, verifier_dir, weights_digest
+from workers.backends.shipped import read_decision, verifier_dir, verifier_tag
 from workers.errors import BackendError
 from workers.messages import Claim, Evidence, Judgement
 from workers.protocols import CheckResult, VerdictComponent
@@ -85,7 +85,7 @@ class TrainedChecker:
 
     @property
     def name(self) -> str:
-        # The weights' digest, so cached verdicts of other weights are never reused.
+        # The weights' digest and runtime (`verifier_tag`), so cached verdicts of others are never reused.
         return f"trained-minilm@{self._digest}" if self._digest else "trained-minilm"
 
     def judge_many(self, items: Sequence[tuple[Claim, Sequence[Evidence]]]) -> list[CheckResult]:
@@ -109,7 +109,7 @@ class TrainedChecker:
         """Per claim, the probabilities of its (claim, window) pairs. All pairs share forward passes,
         except on the int8 runtime, which scales its inputs by the whole batch: there each claim has a
         pass of its own, so the stream and `woodpecker correct` get the same numbers."""
-        if self._settings.runtime == "int8":
+        if self._batcher is None:  # int8
             return [self.probabilities(group) if group else np.zeros((0, 3)) for group in groups]
         flat = self.probabilities([pair for group in groups for pair in group])
         bounds = np.cumsum([0, *(len(group) for group in groups)])
@@ -215,11 +215,10 @@ def signals(rule: CheckResult) -> dict[str, float]:
 
 @functools.cache
 def load_trained(path: Path, *, runtime: str = "fp16") -> tuple[CrossEncoder, Meta, str]:
-    """The trained network, its meta and the weights' digest, loaded once per process and folder."""
+    """The trained network, its meta and its `verifier_tag`, loaded once per process, folder and runtime."""
     configure_threads()
     net, meta = load_shipped(path)
-    # The runtime is part of the name cached verdicts are kept under: its numbers differ.
-    return for_runtime(net, runtime), meta, f"{weights_digest(path)}-{runtime}"
+    return for_runtime(net, runtime), meta, verifier_tag(path, runtime)
 
 
 def load_offline_verifier(settings: VerifierSettings, *, rules: VerdictComponent) -> VerdictComponent:
