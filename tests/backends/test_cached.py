@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -154,6 +156,71 @@ def test_mixed_batch_asks_only_for_the_misses() -> None:
     out = cached.judge_many([(new, [WINDOW]), (CLAIM, [WINDOW])])
     assert [c.id for c, _ in model.batches[1]] == ["c1"]
     assert out[1] == RESULT and out[0].label is Judgement.INSUFFICIENT
+
+
+class _GatedChecker(ScriptedChecker):
+    """Holds its first call until released, so a second caller arrives while it is judging."""
+
+    def __init__(self, *, fail_first: bool = False) -> None:
+        super().__init__({"c0": RESULT})
+        self.entered, self.release = threading.Event(), threading.Event()
+        self._fail_first = fail_first
+
+    def judge_many(self, items: Sequence[tuple[Claim, Sequence[Evidence]]]) -> list[CheckResult]:
+        first = not self.entered.is_set()
+        self.entered.set()
+        if first:
+            assert self.release.wait(10)
+            if self._fail_first:
+                raise RuntimeError("verifier down")
+        return super().judge_many(items)
+
+
+def _two_at_once(model: _GatedChecker) -> tuple[list[object], dict[str, int]]:
+    """The same pair asked from two threads, the second while the first is being judged."""
+    cached = _checker(LruCache(), model)
+    out: list[object] = []
+
+    def ask() -> None:
+        try:
+            out.append(cached.judge_many([(CLAIM, [WINDOW])]))
+        except RuntimeError as exc:
+            out.append(exc)
+
+    owner = threading.Thread(target=ask)
+    owner.start()
+    assert model.entered.wait(10)
+    with collect_hits() as hits:
+        second = threading.Thread(target=lambda: hits.update(_asked(cached)))
+        second.start()
+        time.sleep(0.2)  # the second caller is waiting on the first, not judging
+        assert len(model.batches) == 0
+        model.release.set()
+        owner.join(10)
+        second.join(10)
+    return out, hits
+
+
+def _asked(cached: CachedChecker) -> dict[str, int]:
+    with collect_hits() as hits:
+        assert cached.judge_many([(CLAIM, [WINDOW])]) == [RESULT]
+    return hits
+
+
+def test_a_pair_asked_while_it_is_being_judged_is_judged_once_and_is_a_hit() -> None:
+    model = _GatedChecker()
+    out, hits = _two_at_once(model)
+    assert out == [[RESULT]]
+    assert len(model.batches) == 1
+    assert hits["verdict"] == 1  # as if the two had come one after the other
+
+
+def test_when_the_first_caller_fails_the_waiting_one_judges_the_pair_itself() -> None:
+    model = _GatedChecker(fail_first=True)
+    out, hits = _two_at_once(model)
+    assert [type(o) for o in out] == [RuntimeError]
+    assert len(model.batches) == 1  # the waiter's own call
+    assert hits["verdict"] == 0
 
 
 # ---- in the pipeline ---------------------------------------------------------------------------

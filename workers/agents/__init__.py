@@ -11,6 +11,6 @@ Usage::
 Modules: extraction / verification / correction (handlers), sampler, deadletter (retries, dead letters),
 context (what handlers get), app (one faust App per agent), worker (the process), topics, client
 (publish, tail), broker (embedded noida-db), cluster (local worker processes), compat (the one registry
-of the faust/aiokafka workarounds: pacing / membership / flushing / seeking / shutdown), commands (the
-CLI), demo, bench.
+of the faust/aiokafka workarounds: pacing / membership / flushing / seeking / recovering / shutdown),
+commands (the CLI), demo, bench.
 """

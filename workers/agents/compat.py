@@ -14,7 +14,8 @@ noida-db broker, never installed against a real Kafka) and whether the worker ca
 the tested versions, so a worker on an untested faust or aiokafka stops at start instead of losing
 records later; an optional one is logged and reported. pyproject.toml pins the tested versions
 (`TESTED`), and tests/agents/test_compat.py proves each workaround applies to them. The patch bodies
-stay in their modules (pacing, membership, flushing, seeking, shutdown); this module decides and reports.
+stay in their modules (pacing, membership, flushing, seeking, recovering, shutdown); this module
+decides and reports.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Literal
 from workers.agents.flushing import flush_producer_buffer_fully
 from workers.agents.membership import keep_member_id_on_illegal_generation, rejoin_on_empty_assignment
 from workers.agents.pacing import pace_empty_fetches
+from workers.agents.recovering import stop_flow_before_stream_seek
 from workers.agents.seeking import keep_read_offsets_after_seek
 from workers.agents.shutdown import shutdown_hooks_present
 from workers.errors import CompatError
@@ -158,6 +160,22 @@ WORKAROUNDS: tuple[Workaround, ...] = (
         scope="always",
         required=True,
         apply=lambda options: keep_read_offsets_after_seek(),
+    ),
+    Workaround(
+        name="stop_flow_before_stream_seek",
+        upstream=(
+            "faust-streaming: Recovery.on_recovery_completed resumes and seeks the source partitions with "
+            "the fetch flow on, so a batch fetched before the seek goes on after it; its next record opens "
+            "a false gap from the committed offset (Consumer._add_gap), the re-fetched records are dropped "
+            "as already read and committed unhandled: answers lost after a restart. No upstream issue "
+            "found; the same loss the read-offset workaround above narrows"
+        ),
+        package="faust-streaming",
+        targets=("faust.tables.recovery:Recovery.on_recovery_completed",),
+        scope="always",
+        required=True,
+        apply=lambda options: stop_flow_before_stream_seek(),
+        relies_on=("faust.transport.consumer:Consumer.getmany",),
     ),
     Workaround(
         name="bounded_shutdown",

@@ -15,7 +15,10 @@ Hits and misses are counted on `cache.stats` and in the caller's `collect_hits()
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -109,6 +112,7 @@ class CachedChecker:
         self.cache = cache
         self._ttl_s = ttl_s
         self._threshold = threshold
+        self._flights = _Flights()
 
     @property
     def name(self) -> str:
@@ -118,23 +122,46 @@ class CachedChecker:
         if not items:
             return []
         keys = [self._key(claim, windows) for claim, windows in items]
-        raw = self.cache.get_many(keys)
-        results = [_result(b, windows) for b, (_, windows) in zip(raw, items, strict=True)]
         # A pair asked twice in one call (a claim and its citation check on the same window) is judged
         # once and counts as a hit the second time, as it would when the two come one by one.
         first: dict[str, int] = {}
-        for i, r in enumerate(results):
-            if r is None:
-                first.setdefault(keys[i], i)
-        todo = list(first.values())
-        fresh = self.inner.judge_many([items[i] for i in todo]) if todo else []
-        by_key = {keys[i]: r for i, r in zip(todo, fresh, strict=True)}
-        self.cache.set_many(
-            {k: _result_bytes(r) for k, r in by_key.items() if _cacheable(r)}, ttl_s=self._ttl_s
+        for i, key in enumerate(keys):
+            first.setdefault(key, i)
+        owned, waiting = self._flights.claim(list(first))
+        done: dict[str, CheckResult] = {}
+        try:
+            done, misses = self._judge({k: items[first[k]] for k in owned})
+        finally:
+            self._flights.land(owned, {k: r for k, r in done.items() if _cacheable(r)})
+        # Another caller's verdict, its evidence swapped for this call's window as a cache hit's is.
+        shared = {
+            k: replace(r, evidence=_same_window(r.evidence, items[first[k]][1]))
+            for k, f in waiting.items()
+            if (r := f.result()) is not None
+        }
+        late, more = self._judge({k: items[first[k]] for k in waiting if k not in shared})
+        results = done | shared | late
+        self.cache.stats.record("verdict", hits=len(items) - misses - more, misses=misses + more)
+        note_hits("verdict", len(items) - misses - more)
+        return [results[k] for k in keys]
+
+    def _judge(
+        self, pending: dict[str, tuple[Claim, Sequence[Evidence]]]
+    ) -> tuple[dict[str, CheckResult], int]:
+        """`pending`'s verdicts, cached or judged in one call and stored; and how many were judged."""
+        if not pending:
+            return {}, 0
+        keys = list(pending)
+        raw = self.cache.get_many(keys)
+        found = {k: r for k, b in zip(keys, raw, strict=True) if (r := _result(b, pending[k][1])) is not None}
+        todo = [k for k in keys if k not in found]
+        fresh = (
+            dict(zip(todo, self.inner.judge_many([pending[k] for k in todo]), strict=True)) if todo else {}
         )
-        self.cache.stats.record("verdict", hits=len(items) - len(todo), misses=len(todo))
-        note_hits("verdict", len(items) - len(todo))
-        return [r if r is not None else by_key[k] for r, k in zip(results, keys, strict=True)]
+        self.cache.set_many(
+            {k: _result_bytes(r) for k, r in fresh.items() if _cacheable(r)}, ttl_s=self._ttl_s
+        )
+        return found | fresh, len(todo)
 
     def _key(self, claim: Claim, windows: Sequence[Evidence]) -> str:
         spans = [[w.doc_id, w.start, w.end, w.text] for w in windows]
@@ -142,6 +169,37 @@ class CachedChecker:
             [self.name, self._threshold, claim.text, claim.standalone, claim.claim_type, spans]
         )
         return f"vrd:{self.name}:{text_digest(body)}"
+
+
+class _Flights:
+    """The verdicts this process is judging now, by key. A thread that asks for one another thread is
+    judging waits for it instead of judging it too: the work is done once, and the second asker counts a
+    hit, as it would had the two come one after the other (so the stream, verifying two claim records at
+    once, counts what the batch CLI counts)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[str, Future[CheckResult | None]] = {}
+
+    def claim(self, keys: Sequence[str]) -> tuple[list[str], dict[str, Future[CheckResult | None]]]:
+        """(the keys this caller now judges, the futures of those another caller is judging)."""
+        owned: list[str] = []
+        waiting: dict[str, Future[CheckResult | None]] = {}
+        with self._lock:
+            for key in keys:
+                if (future := self._pending.get(key)) is not None:
+                    waiting[key] = future
+                else:
+                    self._pending[key] = Future()
+                    owned.append(key)
+        return owned, waiting
+
+    def land(self, keys: Sequence[str], results: dict[str, CheckResult]) -> None:
+        """Hands the owner's verdicts to the waiters; None where it has none to share (they judge it)."""
+        with self._lock:
+            futures = [self._pending.pop(key) for key in keys]
+        for key, future in zip(keys, futures, strict=True):
+            future.set_result(results.get(key))
 
 
 def _cacheable(result: CheckResult) -> bool:
