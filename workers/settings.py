@@ -343,11 +343,12 @@ class KafkaSettings(BaseModel):
     # Brokers that answer an empty fetch at once (the embedded one) would make idle consumers spin.
     empty_fetch_pause_s: float = Field(0.05, ge=0.0, le=1.0)
     # Claim records a verification worker works on at once (faust agent concurrency). With 2 their
-    # verifier calls share forward passes and overlap each other's Python work: the stream ran 0.98 of
-    # the batch CLI's answers/s against 0.81 with 1 (docs/SPEED.md). A claim asked while another record
-    # is judging the same one waits for that verdict (`backends.cached`), so outputs and their cache
-    # counts are the batch CLI's.
-    verification_concurrency: int = Field(2, ge=1, le=64)
+    # verifier calls share forward passes and overlap each other's Python work (stream / batch CLI 0.87
+    # against 0.72 with 1, side by side; docs/SPEED.md), and the outputs equal the batch CLI's (a claim
+    # asked while another record judges it waits for that verdict, `backends.cached`). Not the default:
+    # with two records in flight faust acks out of order, and its commit (`Consumer._new_offset`) can
+    # pass a record still in flight, which a crash at that moment would lose (docs/OPERATIONS.md).
+    verification_concurrency: int = Field(1, ge=1, le=64)
 
 
 class CacheSettings(BaseModel):

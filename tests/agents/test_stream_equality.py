@@ -123,19 +123,24 @@ async def _collect(
     return found
 
 
+# 2: two claim records verified at once, the same claim in both now and then; a claim asked while the
+# other record judges it waits for that verdict (backends.cached), so even the cache counts are equal.
+@pytest.mark.parametrize("verification_concurrency", [1, 2])
 async def test_batch_and_stream_give_the_same_output_field_for_field(
-    llm: FakeLLMServer, redis_url: str, tmp_path: Path
+    llm: FakeLLMServer, redis_url: str, tmp_path: Path, verification_concurrency: int
 ) -> None:
     prefix = f"eq-{uuid.uuid4().hex[:8]}."
     rounds = _rounds(uuid.uuid4().hex[:6])
-    env = _env(llm_url=llm.url, redis_url=redis_url, db=3, prefix=prefix)
+    db = 1 + 2 * verification_concurrency  # a database per path and run: nothing warms another's caches
+    env = _env(llm_url=llm.url, redis_url=redis_url, db=db, prefix=prefix)
+    env["WOODPECKER_KAFKA__VERIFICATION_CONCURRENCY"] = str(verification_concurrency)
     with kafka_bootstrap() as bootstrap, LocalCluster(bootstrap=bootstrap, env=env) as cluster:
         for agent in ("extraction", "verification", "correction"):
             cluster.start(agent)
         cluster.wait_assigned(timeout_s=180)
         settings = Settings(kafka={"topic_prefix": prefix})
         streamed = await _stream(rounds, settings, bootstrap)
-        batch_env = cluster.child_env() | _env(llm_url=llm.url, redis_url=redis_url, db=4, prefix=prefix)
+        batch_env = cluster.child_env() | _env(llm_url=llm.url, redis_url=redis_url, db=db + 1, prefix=prefix)
     batched = _batch(rounds, tmp_path, batch_env)
     ids = [a.id for answers in rounds[1:] for a in answers]
     assert set(ids) <= set(streamed) and set(ids) <= set(batched)
