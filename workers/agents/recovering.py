@@ -12,7 +12,7 @@ committed offset C): faust takes the distance for offsets the broker skipped, ma
 (`Consumer._add_gap`) and delivers X; the records before X, fetched again from C, are dropped as
 already read, and the commit moves past them (`Consumer._new_offset` lets the first acked offset be C+1).
 Those in the queue the resume cleared were never handled: a verdict committed by the correction worker
-without reaching its gather state, its answer never out. Seen in about 1 of 5 runs of the SIGTERM test
+without reaching its gather state, its answer never out. Seen in 4 of 16 runs of the SIGTERM test
 (tests/agents/test_faults.py: the lost answer's last verdict below the committed offset, its gather
 state without it), with the read-offset patch (seeking.py) in place, which drops only the one stale
 write and not the rest of the batch.
