@@ -393,14 +393,15 @@ def _lost(missing: list[str], snap: _Snapshot) -> str:
     claims = Counter(r.key.split("/", 1)[0] for r in snap.claims if r.key)
     plans = Counter(m.answer_id for m in snap.verdicts if m.kind is GatherKind.PLAN)
     verdicts = Counter(m.answer_id for m in snap.verdicts if m.kind is GatherKind.VERDICT)
-    at = {
-        i: [(m.kind.value, *snap.positions[id(m)]) for m in snap.verdicts if m.answer_id == i]
-        for i in missing
-    }
+    shown = missing[:8]
+    at: dict[str, list[tuple[str, int, int]]] = {i: [] for i in shown}
+    for m in snap.verdicts:  # one pass: each shown answer's records and their positions
+        if m.answer_id in at:
+            at[m.answer_id].append((m.kind.value, *snap.positions[id(m)]))
     rows = [
         f"{i}: claims {claims[i]}, plans {plans[i]}, verdicts {verdicts[i]} at {at[i]}, "
         f"state {snap.status.get(i)}"
-        for i in missing[:8]
+        for i in shown
     ]
     return f"{len(missing)} lost; committed {snap.committed}; " + "; ".join(rows)
 
