@@ -345,10 +345,10 @@ class KafkaSettings(BaseModel):
     # Claim records a verification worker works on at once (faust agent concurrency). With 2 their
     # verifier calls share forward passes and overlap each other's Python work (stream / batch CLI 0.87
     # against 0.72 with 1, side by side; docs/SPEED.md), and the outputs equal the batch CLI's (a claim
-    # asked while another record judges it waits for that verdict, `backends.cached`). Not the default:
-    # with two records in flight faust acks out of order, and its commit (`Consumer._new_offset`) can
-    # pass a record still in flight, which a crash at that moment would lose (docs/OPERATIONS.md).
-    verification_concurrency: int = Field(1, ge=1, le=64)
+    # asked while another record judges it waits for that verdict, `backends.cached`). Records of a
+    # partition are then acked out of order; the commit still stops below the lowest one in flight
+    # (`agents.committing`, tests/agents/test_committing.py), so a crash loses none.
+    verification_concurrency: int = Field(2, ge=1, le=64)
 
 
 class CacheSettings(BaseModel):

@@ -14,7 +14,7 @@ import importlib
 import logging
 import tomllib
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -26,7 +26,7 @@ from faust.transport import consumer
 from faust.transport.producer import ProducerBuffer
 
 from lab.cluster import LocalCluster
-from workers.agents import compat
+from workers.agents import committing, compat
 from workers.agents.seeking import ReadOffsets
 from workers.agents.worker import _install_workarounds, _Worker
 from workers.errors import CompatError, ConfigError
@@ -243,23 +243,66 @@ async def test_the_flow_is_stopped_while_recovery_seeks_the_stream_partitions_on
     assert [a for n, a in await _recovery_completed(unpatched) if n == "perform_seek"] == [True]
 
 
-def _commit_offset(acked: int, *, committed: int) -> int | None:
-    """faust's own `Consumer._new_offset` with one record acked, `committed` the next offset to read."""
+def _consumer(acked: list[int], *, committed: int | None, in_flight: Sequence[Any] = ()) -> Any:
+    """A consumer's commit state as faust keeps it; `committed` is the next offset to read."""
     intervaltree: Any = importlib.import_module("intervaltree")
-    fake = SimpleNamespace(
-        _acked={TP: [acked]}, _acked_index={TP: {acked}}, _gap={TP: intervaltree.IntervalTree()},
-        _committed_offset={TP: committed},
+    return SimpleNamespace(
+        _acked={TP: list(acked)}, _acked_index=defaultdict(set, {TP: set(acked)}),
+        _gap={TP: intervaltree.IntervalTree()}, _committed_offset=defaultdict(lambda: None, {TP: committed}),
+        _unacked_messages=list(in_flight),
     )  # fmt: skip
+
+
+def _taken(offset: int, *, acked: bool = False, tp: Any = TP) -> Any:
+    """A record a stream took (faust tracks it until it is acked)."""
+    return SimpleNamespace(tp=tp, offset=offset, acked=acked)
+
+
+def _commit_offset(acked: list[int], *, committed: int | None, in_flight: Sequence[Any] = ()) -> int | None:
     new_offset: Any = consumer.Consumer._new_offset
-    return cast(int | None, new_offset(fake, TP))
+    return cast(int | None, new_offset(_consumer(acked, committed=committed, in_flight=in_flight), TP))
 
 
 def test_the_pinned_faust_commits_past_a_record_still_in_flight_when_a_later_one_is_acked_first() -> None:
-    """Why `kafka.verification_concurrency` stays 1 (docs/OPERATIONS.md, "Not worked around yet")."""
+    """Why `commit_below_records_in_flight` remains (faust-streaming issue 606)."""
     # 120 is in flight, its neighbour 121 already acked: a crash after this commit never reads 120 again.
-    assert _commit_offset(121, committed=120) == 122
+    assert _commit_offset([121], committed=120, in_flight=[_taken(120)]) == 122
+    # With nothing committed yet (or 0) faust checks no head at all.
+    assert _commit_offset([1, 2], committed=None, in_flight=[_taken(0)]) == 3
     # Two or more past the committed offset, faust does hold back.
-    assert _commit_offset(122, committed=120) is None
+    assert _commit_offset([122], committed=120) is None
+
+
+def test_the_commit_waits_for_the_lowest_record_in_flight_on_the_pinned_faust() -> None:
+    assert "commit_below_records_in_flight" in compat.install(broker="kafka").applied
+    assert _is_woodpeckers("faust.transport.consumer:Consumer._new_offset")
+    assert _commit_offset([121], committed=120, in_flight=[_taken(120)]) is None
+    assert _commit_offset([1, 2], committed=None, in_flight=[_taken(0)]) is None
+    # Below the record in flight, faust's own run-finding commits up to it and no further.
+    assert _commit_offset([120, 121, 123], committed=120, in_flight=[_taken(122)]) == 122
+    # Once it is acked, the whole run goes.
+    assert _commit_offset([121, 120], committed=120) == 122
+
+
+def test_the_commit_fix_refuses_a_faust_that_no_longer_tracks_records_in_flight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    declared = {k: v for k, v in consumer.Consumer.__annotations__.items() if k != "_unacked_messages"}
+    monkeypatch.setattr(consumer.Consumer, "__annotations__", declared)
+    assert committing.commit_below_records_in_flight() is False
+    assert not _is_woodpeckers("faust.transport.consumer:Consumer._new_offset")
+
+
+def test_records_settled_elsewhere_do_not_hold_the_commit() -> None:
+    compat.install(broker="kafka")
+    settled = [
+        _taken(90),  # below the committed offset: taken before a seek, dropped unacked
+        _taken(121, acked=True),  # acked
+        _taken(120, tp=("woodpecker.verdicts", 3)),  # another partition
+    ]
+    assert _commit_offset([120, 121], committed=120, in_flight=settled) == 122
+    # A copy taken before a seek, dropped unacked, while the record fetched again was acked.
+    assert _commit_offset([120, 121], committed=120, in_flight=[_taken(120)]) == 122
 
 
 def test_the_bounded_shutdown_hooks_are_reached_on_the_pinned_faust() -> None:

@@ -14,8 +14,8 @@ noida-db broker, never installed against a real Kafka) and whether the worker ca
 the tested versions, so a worker on an untested faust or aiokafka stops at start instead of losing
 records later; an optional one is logged and reported. pyproject.toml pins the tested versions
 (`TESTED`), and tests/agents/test_compat.py proves each workaround applies to them. The patch bodies
-stay in their modules (pacing, membership, flushing, seeking, recovering, shutdown); this module
-decides and reports.
+stay in their modules (pacing, membership, flushing, seeking, recovering, committing, shutdown);
+this module decides and reports.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Literal
 
+from workers.agents.committing import commit_below_records_in_flight
 from workers.agents.flushing import flush_producer_buffer_fully
 from workers.agents.membership import keep_member_id_on_illegal_generation, rejoin_on_empty_assignment
 from workers.agents.pacing import pace_empty_fetches
@@ -176,6 +177,25 @@ WORKAROUNDS: tuple[Workaround, ...] = (
         required=True,
         apply=lambda options: stop_flow_before_stream_seek(),
         relies_on=("faust.transport.consumer:Consumer.getmany",),
+    ),
+    Workaround(
+        name="commit_below_records_in_flight",
+        upstream=(
+            "faust-streaming: Consumer._new_offset lets the first acked offset be one past the committed "
+            "one (and checks nothing while that is 0 or unknown), so with record C in flight and C+1 "
+            "acked first (agent concurrency above 1) it commits C+2: a crash then loses C. "
+            "https://github.com/faust-streaming/faust/issues/606; the same cap, still open upstream: "
+            "https://github.com/faust-streaming/faust/pull/707"
+        ),
+        package="faust-streaming",
+        targets=("faust.transport.consumer:Consumer._new_offset",),
+        scope="always",
+        required=True,
+        apply=lambda options: commit_below_records_in_flight(),
+        relies_on=(
+            "faust.transport.consumer:Consumer._unacked_messages",
+            "faust.transport.consumer:Consumer._acked_index",
+        ),
     ),
     Workaround(
         name="bounded_shutdown",
