@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import sys
 import time
 import uuid
@@ -258,11 +259,34 @@ def stream(
         cluster.start("verification", replicas=verification)
         cluster.start("correction")
         cluster.wait_assigned(timeout_s=120)
+        pids = {w.name: w.process.pid for w in cluster.workers} | {"bench (publisher, reader)": os.getpid()}
+        before = cpu_seconds(pids)
         burst = asyncio.run(_stream_run(run_settings, bootstrap, answers, pace_s=0))
+        busy = busy_cores(before, cpu_seconds(pids), seconds=burst["seconds"])
         lone = synthetic_answers(paced, prefix="paced")
         single = asyncio.run(_stream_run(run_settings, bootstrap, lone, pace_s=0.25))
     kinds = {"extraction": 1, "verification": verification, "correction": 1}
-    return {"burst": burst, "paced": single, "workers": kinds}
+    return {"burst": burst, "busy_cores_in_burst": busy, "paced": single, "workers": kinds}
+
+
+def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
+    """CPU seconds (user + system) each process has used, and the whole machine's busy seconds, from
+    /proc (Linux); empty elsewhere. Which worker keeps a core busy shows what bounds the stream."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    out: dict[str, float] = {}
+    for name, pid in pids.items():
+        with contextlib.suppress(OSError, ValueError, IndexError):  # gone, or no /proc
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            out[name] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        cpu = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+        out["machine"] = (sum(cpu) - cpu[3] - cpu[4]) / tick  # all but idle and iowait
+    return out
+
+
+def busy_cores(before: dict[str, float], after: dict[str, float], *, seconds: float) -> dict[str, float]:
+    """Cores each process kept busy over `seconds` (1.0: one core all the time); "machine": all of them."""
+    return {k: round((after[k] - before[k]) / seconds, 2) for k in before if k in after and seconds > 0}
 
 
 def run(
