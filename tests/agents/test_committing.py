@@ -70,7 +70,8 @@ async def test_a_claim_in_flight_holds_the_commit_and_a_crash_after_later_acks_l
         "WOODPECKER_TEST_GATE": str(gate),
     }
     claims = Topics.from_settings(settings.kafka).claims
-    first, later = _one_claim(25, prefix=prefix)[:5], _one_claim(25, prefix=prefix)[5:]
+    answers = _one_claim(25, prefix=prefix)
+    first, later = answers[:5], answers[5:]
     held = _held(prefix)
     ids = {a.id for a in [*first, held, *later]}
     factory = "tests.agents.helpers:gated_pipeline"

@@ -195,6 +195,8 @@ WORKAROUNDS: tuple[Workaround, ...] = (
         relies_on=(
             "faust.transport.consumer:Consumer._unacked_messages",
             "faust.transport.consumer:Consumer._acked_index",
+            "faust.transport.consumer:Consumer._committed_offset",
+            "faust.transport.consumer:Consumer._acked",
         ),
     ),
     Workaround(
