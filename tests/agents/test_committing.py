@@ -91,7 +91,7 @@ async def test_a_claim_in_flight_holds_the_commit_and_a_crash_after_later_acks_l
         held_at = next(
             r.offset
             for r in await _all_records(settings, bootstrap, claims)
-            if r.key.startswith(f"{held.id}/")
+            if (r.key or "").startswith(f"{held.id}/")
         )
         stopped_at = (await _committed(settings, bootstrap, group, claims)).get(0)
         fresh = cluster.restart(cluster.kill(verifier))
