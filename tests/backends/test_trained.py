@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import torch
 
 from workers.backends.checker import OfflineChecker
 from workers.backends.crossenc import shipped_dir
@@ -118,3 +119,27 @@ def test_calls_from_several_threads_keep_their_own_numbers(checker: TrainedCheck
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda pair: checker.probabilities([pair]), PAIRS * 4))
     assert all(abs(got - alone[i % len(PAIRS)]).max() < 1e-5 for i, got in enumerate(together))
+
+
+def test_a_long_pair_gets_a_pass_of_its_own_so_short_ones_are_not_padded_to_it(
+    checker: TrainedChecker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Three short pairs and one as long as the model reads (128 word pieces): one batch would pad the
+    # short ones to it; in length buckets they share a pass and the long one has its own.
+    pairs = [("Net income rose.", FIRST.text), ("Branches opened.", SECOND.text), ("A CEO.", THIRD.text)]
+    pairs.append(("Net income rose 8% in 2023.", " ".join([DOC] * 4)))
+    widths: list[tuple[int, int]] = []
+    forward = checker._net.forward
+
+    def counted(**inputs: torch.Tensor) -> torch.Tensor:
+        rows, width = inputs["input_ids"].shape
+        widths.append((rows, width))
+        return forward(**inputs)
+
+    monkeypatch.setattr(checker._net, "forward", counted)
+    together = checker._rows(list(pairs))
+    assert len(widths) == 2 and sorted(n for n, _ in widths) == [1, 3]
+    assert max(w for n, w in widths if n == 3) < max(w for n, w in widths if n == 1)
+    monkeypatch.undo()
+    alone = [checker._rows([pair])[0] for pair in pairs]
+    assert max(abs(a - b).max() for a, b in zip(together, alone, strict=True)) < 1e-5
