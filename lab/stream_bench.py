@@ -158,7 +158,7 @@ def _summary(latencies_ms: Sequence[float], *, count: int, seconds: float) -> di
     }
 
 
-def batch(settings: Settings, answers: Sequence[Answer], *, workers: int = 2) -> dict[str, float]:
+def batch(settings: Settings, answers: Sequence[Answer], *, workers: int = 2) -> dict[str, Any]:
     """`woodpecker correct --workers N` on the answers, after a warm-up answer (the stream's workers
     have loaded their models before the burst, so neither side pays start-up)."""
     from workers.batch import correct_lines
