@@ -338,7 +338,8 @@ def run(
     for n in range(max(1, rounds)):
         cli = batch(settings, chosen, workers=workers)
         # Fresh workers each round, so no round reads the caches another filled; and a fresh embedded
-        # broker: it spends CPU on every topic it holds (0.11 cores with one round's, 0.30 with three's).
+        # broker: sharing one, its CPU grew with the earlier rounds' groups and data (0.11, 0.22, 0.30
+        # cores over three rounds) and the stream slowed with it.
         paced = 20 if n == 0 else 0  # the lone-answer latency is measured once
         with kafka_bootstrap() as bootstrap:
             streamed = stream(settings, bootstrap, chosen, verification=verification, paced=paced)

@@ -7,7 +7,7 @@ import os
 import numpy as np
 import pytest
 
-from workers.backends.embedder import DIMENSION, MiniLMEmbedder, length_buckets, load_embedder
+from workers.backends.embedder import DIMENSION, MiniLMEmbedder, load_embedder
 from workers.errors import ConfigError
 from workers.protocols import Embedder
 
@@ -76,18 +76,6 @@ def test_a_text_gets_the_same_vector_whatever_it_is_batched_with(embedder: MiniL
         ["A much longer sentence about revenue, costs and the year 2023.", "Margins held at 14%."]
     )
     np.testing.assert_allclose(batched[1], alone, atol=1e-5)
-
-
-def test_length_buckets_cover_every_text_once_within_the_budget() -> None:
-    lengths = [40, 900, 35, 2000, 60, 38, 45, 880]
-    buckets = length_buckets(lengths, max_items=3, budget=2000)
-    assert sorted(i for b in buckets for i in b) == list(range(len(lengths)))
-    for bucket in buckets:
-        assert len(bucket) <= 3
-        # Only a lone text may exceed the budget (it is truncated by the model anyway).
-        assert len(bucket) == 1 or len(bucket) * min(1200, max(lengths[i] for i in bucket)) <= 2000
-    # The long texts are not padded into the short ones' batch.
-    assert all(({1, 7, 3} & set(b)) == set() for b in buckets if 0 in b)
 
 
 def test_one_long_text_among_short_ones_keeps_every_vector(embedder: MiniLMEmbedder) -> None:

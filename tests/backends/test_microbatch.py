@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from workers.backends.microbatch import MicroBatcher
+from workers.backends.microbatch import MicroBatcher, length_buckets
 
 
 class Recorder:
@@ -111,3 +111,15 @@ def test_concurrent_passes_run_side_by_side() -> None:
     with ThreadPoolExecutor(2) as pool:
         assert list(pool.map(batched, [[1], [2]])) == [[1], [2]]
     assert batched.stats.runs == 2
+
+
+def test_length_buckets_cover_every_text_once_within_the_budget() -> None:
+    lengths = [40, 900, 35, 2000, 60, 38, 45, 880]
+    buckets = length_buckets(lengths, max_items=3, budget=2000)
+    assert sorted(i for b in buckets for i in b) == list(range(len(lengths)))
+    for bucket in buckets:
+        assert len(bucket) <= 3
+        # Only a lone text may exceed the budget (it is truncated by the model anyway).
+        assert len(bucket) == 1 or len(bucket) * min(1200, max(lengths[i] for i in bucket)) <= 2000
+    # The long texts are not padded into the short ones' batch.
+    assert all(({1, 7, 3} & set(b)) == set() for b in buckets if 0 in b)

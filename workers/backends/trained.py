@@ -27,8 +27,8 @@ import numpy.typing as npt
 import torch
 
 from workers.backends.crossenc import CrossEncoder, Meta, encode, for_runtime, load_shipped
-from workers.backends.embedder import configure_threads, length_buckets
-from workers.backends.microbatch import MicroBatcher
+from workers.backends.embedder import configure_threads
+from workers.backends.microbatch import MicroBatcher, length_buckets
 from workers.backends.shipped import read_decision, verifier_dir, verifier_tag
 from workers.errors import BackendError
 from workers.messages import Claim, Evidence, Judgement
