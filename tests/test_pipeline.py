@@ -138,3 +138,30 @@ def test_fast_path_leaves_answer_unchanged(real_pipeline: Pipeline) -> None:
 def test_stage_timings_recorded(real_pipeline: Pipeline) -> None:
     out = _run(real_pipeline, "Operating margin improved to 14%.", FIN_DOC)
     assert {"route", "extract", "decompose", "retrieve", "verify", "correct"} <= set(out.stats.stage_ms)
+
+
+def test_several_answers_verified_in_one_call_get_what_each_would_alone(real_pipeline: Pipeline) -> None:
+    texts = [
+        "Northwind reported revenue of $4.8 billion in fiscal 2023. It is headquartered in Amsterdam.",
+        "Operating margin improved to 14%. Northwind operates in 41 countries.",
+        "Northwind is headquartered in Rotterdam.",
+    ]
+    plans = [
+        real_pipeline.prepare(
+            Answer(id=f"v{i}", query="How did Northwind do?", answer=t, documents=(FIN_DOC,))
+        )
+        for i, t in enumerate(texts)
+    ]
+    alone = [real_pipeline.verify(p.tasks) for p in plans]
+    together = real_pipeline.verify_each([(p.tasks, 0.0) for p in plans])
+    assert [c.claims for c in together] == [c.claims for c in alone]
+    assert [len(c.claims) for c in together] == [len(p.tasks) for p in plans] and len(plans[0].tasks) == 2
+    # The shared call's time is shared out by claim count; each answer's ledger has a part of it.
+    shares = [c.ledger.stage_ms["verify"] for c in together]
+    assert all(s > 0 for s in shares) and shares[0] == pytest.approx(2 * shares[2], rel=0.01, abs=0.002)
+    # Verdict cache hits stay with the answer that had them: the third group repeats the second's claim
+    # (judged once in the shared call, a hit for the repeat), and the rest were judged.
+    fresh = Answer(id="f", query="q", answer="Northwind has 9,137 employees in Oslo.", documents=(FIN_DOC,))
+    again = real_pipeline.prepare(fresh).tasks
+    shared = real_pipeline.verify_each([(plans[2].tasks, 0.0), (again, 0.0), (again, 0.0)])
+    assert [c.ledger.cache_hits.get("verdict") for c in shared] == [1, 0, 1]

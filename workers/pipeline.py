@@ -20,6 +20,7 @@ Usage::
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TypeVar
 
-from workers.backends.cache import Cache, LruCache, collect_hits
+from workers.backends.cache import Cache, LruCache, collect_hits, collect_item_hits
 from workers.backends.llm_usage import usage_scope, warn_if_self_verifying
 from workers.citations import Found
 from workers.docstore import DocumentStore
@@ -132,6 +133,31 @@ class Pipeline:
         """Both verification tiers for any subset of an answer's tasks; `llm_s`: LLM time already spent."""
         claims, ledger = self._metered(lambda ms: self._verify(tasks, ms), llm_s=llm_s)
         return Checked(claims=tuple(claims), ledger=ledger)
+
+    def verify_each(self, groups: Sequence[tuple[Sequence[ClaimTask], float]]) -> list[Checked]:
+        """`verify` for several answers' tasks at once, each `(tasks, llm_s)`; one `Checked` per group.
+
+        With no LLM in verification the groups share one call (one verifier pass over all their pairs,
+        length-bucketed; a claim's verdict does not depend on its batch-mates), and the call's time and
+        cache hits are shared out by claim count. An LLM verifier spends each answer's own budget, so
+        there every group has a call of its own.
+        """
+        if len(groups) < 2 or self._verify_spends_llm:
+            return [self.verify(tasks, llm_s=llm_s) for tasks, llm_s in groups]
+        with collect_item_hits() as hit:
+            joint = self.verify([t for tasks, _ in groups for t in tasks])
+        sizes = [len(tasks) for tasks, _ in groups]
+        ledgers, start = _shares(joint.ledger, sizes, hit), 0
+        out = []
+        for size, ledger in zip(sizes, ledgers, strict=True):
+            out.append(Checked(claims=joint.claims[start : start + size], ledger=ledger))
+            start += size
+        return out
+
+    @property
+    def _verify_spends_llm(self) -> bool:
+        models = self.settings.models
+        return models.verification.backend == "openai" and self.settings.verification.escalate != "never"
 
     def finish(self, plan: Plan, checked: Sequence[Checked] = ()) -> Corrected:
         """Correct from the verdicts and fold every phase's ledger into `stats`.
@@ -402,3 +428,35 @@ def build_pipeline(settings: Settings) -> Pipeline:
         extractor=llm.extractor, rewriter=llm.rewriter, closers=(cached.cache.close, llm.close),
         store=cached.cache, decision=decision,
     )  # fmt: skip
+
+
+def _shares(ledger: Ledger, sizes: Sequence[int], hit: Sequence[int]) -> list[Ledger]:
+    """`ledger` (of an LLM-free verify call over the groups' tasks in order) split by group: stage time
+    pro rata to claims; verdict cache hits where they were (`hit`: the positions of the tasks the
+    checker did not judge), other hits by largest remainder; fallbacks on every part (each answer had
+    them). The parts add up to the whole."""
+    total = sum(sizes) or 1
+    hits = {kind: _apportion(n, sizes) for kind, n in ledger.cache_hits.items()}
+    if "verdict" in hits:
+        ends = list(itertools.accumulate(sizes))
+        hits["verdict"] = [
+            sum(1 for p in hit if end - size <= p < end) for size, end in zip(sizes, ends, strict=True)
+        ]
+    return [
+        Ledger(
+            stage_ms={k: round(v * size / total, 3) for k, v in ledger.stage_ms.items()},
+            cache_hits={kind: parts[i] for kind, parts in hits.items()},
+            fallbacks=ledger.fallbacks,
+        )
+        for i, size in enumerate(sizes)
+    ]
+
+
+def _apportion(n: int, sizes: Sequence[int]) -> list[int]:
+    total = sum(sizes) or 1
+    exact = [n * size / total for size in sizes]
+    parts = [int(x) for x in exact]
+    by_remainder = sorted(range(len(sizes)), key=lambda i: exact[i] - parts[i], reverse=True)
+    for i in by_remainder[: n - sum(parts)]:
+        parts[i] += 1
+    return parts

@@ -342,13 +342,14 @@ class KafkaSettings(BaseModel):
     standby_replicas: int = Field(1, ge=0)
     # Brokers that answer an empty fetch at once (the embedded one) would make idle consumers spin.
     empty_fetch_pause_s: float = Field(0.05, ge=0.0, le=1.0)
-    # Claim records a verification worker works on at once (faust agent concurrency). With 2 their
-    # verifier calls share forward passes and overlap each other's Python work (stream / batch CLI 0.87
-    # against 0.72 with 1, side by side; docs/SPEED.md), and the outputs equal the batch CLI's (a claim
-    # asked while another record judges it waits for that verdict, `backends.cached`). Records of a
-    # partition are then acked out of order; the commit still stops below the lowest one in flight
-    # (`agents.committing`, tests/agents/test_committing.py), so a crash loses none.
-    verification_concurrency: int = Field(2, ge=1, le=64)
+    # Claim records a verification worker works on at once (faust agent concurrency), and the verify
+    # calls it runs at once (one per core). The records in flight beyond the running calls wait and
+    # share the next call, one verifier pass over all their pairs (`agents/coalesce.py`; docs/SPEED.md
+    # for the figures), and the outputs equal the batch CLI's. Records of a partition are then acked
+    # out of order; the commit still stops below the lowest one in flight (`agents.committing`,
+    # tests/agents/test_committing.py), so a crash loses none.
+    verification_concurrency: int = Field(8, ge=1, le=64)
+    verification_calls: int = Field(2, ge=1, le=16)
 
 
 class CacheSettings(BaseModel):

@@ -127,6 +127,10 @@ class FlakyPipeline:
         self._maybe_fail("verify")
         return self.inner.verify(tasks, llm_s=llm_s)
 
+    def verify_each(self, groups: Sequence[tuple[Sequence[ClaimTask], float]]) -> list[Checked]:
+        self._maybe_fail("verify")
+        return self.inner.verify_each(groups)
+
     def finish(self, plan: Plan, checked: Sequence[Checked] = ()) -> Corrected:
         self._maybe_fail("finish")
         return self.inner.finish(plan, checked)

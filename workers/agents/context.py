@@ -24,6 +24,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
+from workers.agents.coalesce import VerifyQueue
 from workers.agents.deadletter import RecordTooLarge, RetryPolicy
 from workers.agents.sampler import Sampler
 from workers.agents.topics import Topics
@@ -61,6 +62,8 @@ class StreamPipeline(Protocol):
 
     def verify(self, tasks: Sequence[ClaimTask], *, llm_s: float = 0.0) -> Checked: ...
 
+    def verify_each(self, groups: Sequence[tuple[Sequence[ClaimTask], float]]) -> list[Checked]: ...
+
     def finish(self, plan: Plan, checked: Sequence[Checked] = ()) -> Corrected: ...
 
     def by_reference(self, plan: Plan) -> Plan: ...
@@ -94,6 +97,8 @@ class AgentContext:
     # Pipeline calls run here, off the event loop, so consumer heartbeats and commits keep flowing.
     executor: Executor | None = None
     counts: Counter[str] = field(default_factory=Counter)
+    # Claim records waiting for a verify call, to share the next one (`coalesce.py`).
+    verify_queue: VerifyQueue = field(default_factory=VerifyQueue)
 
     @classmethod
     def build(

@@ -11,6 +11,7 @@ reason, so the answer it belongs to completes instead of waiting for the gather 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from workers.agents.context import AgentContext, ingest_header, send_json
 from workers.agents.deadletter import classify, send_dead_letter, with_retries
@@ -54,9 +55,10 @@ async def _verify(
     ctx: AgentContext, message: ClaimMessage, *, raw: bytes, headers: Mapping[str, bytes]
 ) -> Checked:
     tasks = [message.task]
+    call, calls = partial(ctx.blocking, ctx.pipeline.verify_each), ctx.settings.kafka.verification_calls
     try:
         checked = await with_retries(
-            lambda: ctx.blocking(ctx.pipeline.verify, tasks, llm_s=message.llm_s),
+            lambda: ctx.verify_queue.verify(tasks, llm_s=message.llm_s, call=call, calls=calls),
             policy=ctx.retry,
             what="verify",
         )

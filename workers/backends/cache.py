@@ -45,7 +45,9 @@ __all__ = [
     "LruCache",
     "RedisCache",
     "collect_hits",
+    "collect_item_hits",
     "note_hits",
+    "note_item_hits",
     "open_cache",
     "redact_url",
 ]
@@ -58,6 +60,7 @@ _T = TypeVar("_T")
 # ---- per-answer hit counts ---------------------------------------------------------------------
 
 _HITS: ContextVar[dict[str, int] | None] = ContextVar("woodpecker_cache_hits", default=None)
+_ITEM_HITS: ContextVar[list[int] | None] = ContextVar("woodpecker_item_hits", default=None)
 
 
 @contextmanager
@@ -69,6 +72,25 @@ def collect_hits() -> Iterator[dict[str, int]]:
         yield counts
     finally:
         _HITS.reset(token)
+
+
+@contextmanager
+def collect_item_hits() -> Iterator[list[int]]:
+    """The positions, in a `judge_many` call made in this context, of the items it did not judge (a
+    cached verdict, or one judged for an earlier item): what shares one call's hits out among answers."""
+    positions: list[int] = []
+    token = _ITEM_HITS.set(positions)
+    try:
+        yield positions
+    finally:
+        _ITEM_HITS.reset(token)
+
+
+def note_item_hits(positions: Iterable[int]) -> None:
+    """Notes the positions of the items a call took without judging, if `collect_item_hits()` asks."""
+    found = _ITEM_HITS.get()
+    if found is not None:
+        found.extend(positions)
 
 
 def note_hits(kind: str, n: int) -> None:

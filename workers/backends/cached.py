@@ -25,7 +25,7 @@ import numpy as np
 import orjson
 from pydantic import ValidationError
 
-from workers.backends.cache import Cache, note_hits
+from workers.backends.cache import Cache, note_hits, note_item_hits
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult, Embedder, Vectors, VerdictComponent
 
@@ -129,8 +129,9 @@ class CachedChecker:
             first.setdefault(key, i)
         owned, waiting = self._flights.claim(list(first))
         done: dict[str, CheckResult] = {}
+        judged: set[str] = set()
         try:
-            done, misses = self._judge({k: items[first[k]] for k in owned})
+            done, judged = self._judge({k: items[first[k]] for k in owned})
         finally:
             self._flights.land(owned, {k: r for k, r in done.items() if _cacheable(r)})
         # Another caller's verdict, its evidence swapped for this call's window as a cache hit's is.
@@ -139,18 +140,19 @@ class CachedChecker:
             for k, f in waiting.items()
             if (r := f.result()) is not None
         }
-        late, more = self._judge({k: items[first[k]] for k in waiting if k not in shared})
-        results = done | shared | late
-        self.cache.stats.record("verdict", hits=len(items) - misses - more, misses=misses + more)
-        note_hits("verdict", len(items) - misses - more)
+        late, judged_late = self._judge({k: items[first[k]] for k in waiting if k not in shared})
+        results, judged = done | shared | late, judged | judged_late
+        self.cache.stats.record("verdict", hits=len(items) - len(judged), misses=len(judged))
+        note_hits("verdict", len(items) - len(judged))
+        note_item_hits(i for i, k in enumerate(keys) if first[k] != i or k not in judged)
         return [results[k] for k in keys]
 
     def _judge(
         self, pending: dict[str, tuple[Claim, Sequence[Evidence]]]
-    ) -> tuple[dict[str, CheckResult], int]:
-        """`pending`'s verdicts, cached or judged in one call and stored; and how many were judged."""
+    ) -> tuple[dict[str, CheckResult], set[str]]:
+        """`pending`'s verdicts, cached or judged in one call and stored; and the keys judged."""
         if not pending:
-            return {}, 0
+            return {}, set()
         keys = list(pending)
         raw = self.cache.get_many(keys)
         found = {k: r for k, b in zip(keys, raw, strict=True) if (r := _result(b, pending[k][1])) is not None}
@@ -161,7 +163,7 @@ class CachedChecker:
         self.cache.set_many(
             {k: _result_bytes(r) for k, r in fresh.items() if _cacheable(r)}, ttl_s=self._ttl_s
         )
-        return found | fresh, len(todo)
+        return found | fresh, set(todo)
 
     def _key(self, claim: Claim, windows: Sequence[Evidence]) -> str:
         spans = [[w.doc_id, w.start, w.end, w.text] for w in windows]

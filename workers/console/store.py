@@ -12,8 +12,7 @@ Keys (tenant and id percent-encoded, so no value can reach into another key):
 - `{ns}item:{tenant}:{id}`: hash with `request` (review.v1 JSON), `queued_ms`, `headers`, `status`
   (pending | deciding | approved | edited | rejected), `decision` (JSON), `token`, and once a decision
   is being published, `partition` and `offset` (where on the output topic to look for it after a crash);
-- `{ns}pending:{tenant}` and `{ns}decided:{tenant}`: sorted sets of ids by queue / decision time
-  (a pending score's fraction is its arrival within the millisecond, from the counter `{ns}arrivals`);
+- `{ns}pending:{tenant}` and `{ns}decided:{tenant}`: sorted sets of ids by queue / decision time;
 - `{ns}deciding`: every item whose decision is being published, scored by the end of its lease.
 
 Nothing here has a TTL: a pending item waits as long as it takes, and a decided one stays as the
@@ -40,14 +39,11 @@ __all__ = ["DecisionKind", "Item", "PendingDecision", "ReviewStore", "Status", "
 Status = Literal["pending", "deciding", "approved", "edited", "rejected"]
 DecisionKind = Literal["approved", "edited", "rejected"]
 
-# KEYS: item, pending, arrivals. ARGV: request, queued_ms, headers, id. Adds only what is not there yet.
-# Record timestamps are whole milliseconds and a burst shares one; the score's fraction, from an
-# arrival counter, keeps such items in the order they came (a tie would sort them by id instead).
+# KEYS: item, pending. ARGV: request, queued_ms, headers, id. Adds only what is not there yet.
 _ADD = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'request', ARGV[1], 'queued_ms', ARGV[2], 'headers', ARGV[3], 'status', 'pending')
-local arrival = redis.call('INCR', KEYS[3]) % 1000
-redis.call('ZADD', KEYS[2], ARGV[2] .. string.format('.%03d', arrival), ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[4])
 return 1
 """
 # KEYS: item, pending, deciding. ARGV: decision, token, lease_until_ms, id, member.
@@ -167,10 +163,6 @@ class ReviewStore:
     def _deciding_key(self) -> str:
         return f"{self.ns}deciding"
 
-    @property
-    def _arrivals_key(self) -> str:
-        return f"{self.ns}arrivals"
-
     @staticmethod
     def _member(tenant: str, answer_id: str) -> str:
         return f"{_enc(tenant)}:{_enc(answer_id)}"
@@ -180,7 +172,7 @@ class ReviewStore:
     async def add(self, request: ReviewRequest, *, queued_ms: int, headers: dict[str, str]) -> bool:
         """Queue `request` unless its (tenant, id) is already known; returns whether it was added."""
         tenant = request.tenant or ""
-        keys = [self._item_key(tenant, request.id), self._pending_key(tenant), self._arrivals_key]
+        keys = [self._item_key(tenant, request.id), self._pending_key(tenant)]
         args: list[_Arg] = [request.to_json(), queued_ms, orjson.dumps(headers), request.id]
         return bool(await self._add(keys=keys, args=args))
 
