@@ -164,5 +164,10 @@ def test_a_wrong_short_answer_the_document_names_elsewhere_is_not_verified(qa_pi
     assert verdict is not Verdict.VERIFIED
 
 
-def test_without_the_setting_a_short_answer_makes_no_claim(real_pipeline: Pipeline) -> None:
-    assert _answered(real_pipeline, "Lyon", FRANCE) == []
+def test_by_default_only_a_short_answer_no_document_states_is_checked(real_pipeline: Pipeline) -> None:
+    assert _answered(real_pipeline, "Paris", FRANCE) == []  # stated: left unchecked, as extraction leaves it
+    question = "What is the capital of France?"
+    answer = Answer(id="qa", query=question, answer="Lyon", documents=(FRANCE,), domain="qa")
+    out = real_pipeline.process(answer)
+    [claim] = out.claims  # named by no document: a claim, read with its question, and contradicted
+    assert (claim.text, claim.verdict, out.corrected) == ("Lyon", Verdict.CONTRADICTED, "Paris")

@@ -59,7 +59,7 @@ from workers.stages.correct import CorrectionOutcome, correct
 from workers.stages.decide import Decision
 from workers.stages.decompose import decompose
 from workers.stages.extract import extract_claims
-from workers.stages.qa2d import with_question
+from workers.stages.qa2d import unstated_answer, with_question
 from workers.stages.retrieve import EvidenceIndex, build_index, query_texts, retrieve_many
 from workers.stages.route import route
 from workers.stages.verify import verify_many
@@ -249,6 +249,9 @@ class Pipeline:
             claims = extract_claims(found.masked, max_claims=self.settings.limits.max_claims)
             if self.settings.retrieval.short_answers_with_question:  # "Paris": read with its question
                 claims = with_question(claims, found.masked, question=answer.query)
+            elif self.settings.retrieval.short_answers_stated:  # "Lucy Liu", named by no document
+                sources = [d.text for d in answer.documents]
+                claims = unstated_answer(claims, found.masked, question=answer.query, sources=sources)
         with self._timed(ms, "decompose"):
             return [(c, decompose(c, question=answer.query)) for c in claims]
 

@@ -52,8 +52,9 @@ from workers.messages import Answer, ClaimTask, Document
 from workers.protocols import CheckResult
 from workers.stages.decide import Decision, feature_vector
 from workers.stages.qa2d import read_with_question
+from workers.stages.verify import unstated
 
-__all__ = ["ClaimRow", "answer_threshold", "fit", "fit_logistic", "main", "read"]
+__all__ = ["SIGNS", "ClaimRow", "answer_threshold", "fit", "fit_logistic", "fit_signed", "main", "read"]
 
 Floats = npt.NDArray[np.float64]
 _NLI_SETS = ("wice_full", "factcg_cg2c")
@@ -88,7 +89,8 @@ def read(data: Path, nli: Path | None, *, pipeline: Any, rules: Any, progress: b
     rows: list[ClaimRow] = []
     for source, split, item in tqdm(items, desc="claims", unit="item", disable=not progress, file=sys.stderr):
         tasks = pipeline.prepare(item.answer).tasks
-        tasks = [t for t in tasks if "@" not in t.claim.id]  # citation checks ride along; not claims
+        # Citation checks ride along (not claims); a short answer no window states is decided without it.
+        tasks = [t for t in tasks if "@" not in t.claim.id and not unstated(t)]
         judged = rules.judge_many([(t.claim, t.candidates) for t in tasks])
         for task, rule in zip(tasks, judged, strict=True):
             gold = _gold(item, task)
@@ -174,6 +176,32 @@ def fit_logistic(x: Floats, y: Floats, w: Floats, *, l2: float, steps: int = 50)
     return beta[:-1], float(beta[-1])
 
 
+# The direction each signal means (FEATURES' order): support, rule agreement, coverage and similarity
+# never count against a claim; the model's contradiction, value conflicts and missing values never for
+# it. A fitted weight against its meaning is a quirk of the sets it was fitted on (Factcheck-GPT's false
+# claims copy the evidence's words and change one detail, so coverage there points the other way) that
+# carries to other answers as an error; with `monotone`, such a signal is left out instead.
+SIGNS: tuple[int, ...] = (1, -1, 1, -1, -1, -1, 1, 1)
+
+
+def fit_signed(
+    x: Floats, y: Floats, w: Floats, *, l2: float, signs: Sequence[int] | None = None
+) -> tuple[Floats, float]:
+    """`fit_logistic` with each weight held to its sign in `signs`: the worst offender is dropped and the
+    rest refitted until none is against its sign (an active set; None: unconstrained)."""
+    keep = np.ones(x.shape[1], dtype=bool)
+    while True:
+        coef, bias = fit_logistic(x[:, keep], y, w, l2=l2)
+        full = np.zeros(x.shape[1])
+        full[keep] = coef
+        if signs is None:
+            return full, bias
+        against = full * np.array(signs, dtype=float)
+        if against.min() >= 0:
+            return full, bias
+        keep[int(np.argmin(against))] = False
+
+
 def _standardise(x: Floats) -> tuple[Floats, Floats]:
     return x.mean(axis=0), np.maximum(x.std(axis=0), 1e-6)
 
@@ -191,7 +219,9 @@ def _log_loss(p: Floats, y: Floats, w: Floats) -> float:
     return float(-(w * (y * np.log(p) + (1 - y) * np.log(1 - p))).sum() / w.sum())
 
 
-def _cv_l2(x: Floats, y: Floats, w: Floats, *, folds: int = 5, seed: int = 0) -> float:
+def _cv_l2(
+    x: Floats, y: Floats, w: Floats, *, folds: int = 5, seed: int = 0, signs: Sequence[int] | None = None
+) -> float:
     """The L2 strength with the lowest 5-fold cross-validated weighted log-loss."""
     order = np.random.default_rng(seed).permutation(len(y)) % folds
     best: tuple[float, float] | None = None
@@ -199,7 +229,7 @@ def _cv_l2(x: Floats, y: Floats, w: Floats, *, folds: int = 5, seed: int = 0) ->
         loss = 0.0
         for k in range(folds):
             tr, te = order != k, order == k
-            coef, bias = fit_logistic(x[tr], y[tr], w[tr], l2=l2)
+            coef, bias = fit_signed(x[tr], y[tr], w[tr], l2=l2, signs=signs)
             loss += _log_loss(1 / (1 + np.exp(-(x[te] @ coef + bias))), y[te], w[te])
         if best is None or loss < best[0]:
             best = (loss, l2)
@@ -243,28 +273,32 @@ def _corroborate_threshold(
     return min(_precise_threshold(score, wrong, floor=0.05), contradict)
 
 
-def fit(rows: Sequence[ClaimRow], *, folds: int = 5, seed: int = 0) -> tuple[Decision, dict[str, Any]]:
-    """The decision fitted on `rows`, its thresholds chosen on out-of-fold probabilities, and a report."""
+def fit(
+    rows: Sequence[ClaimRow], *, folds: int = 5, seed: int = 0, monotone: bool = True
+) -> tuple[Decision, dict[str, Any]]:
+    """The decision fitted on `rows`, its thresholds chosen on out-of-fold probabilities, and a report.
+    `monotone`: each weight held to its signal's meaning (`SIGNS`)."""
+    signs = SIGNS if monotone else None
     rows = [r for r in rows if r.signals]
     x = np.array([r.features() for r in rows])
     y = np.array([float(r.supported) for r in rows])
     w = _source_weights([r.source for r in rows])
     mean, scale = _standardise(x)
     z = (x - mean) / scale
-    l2 = _cv_l2(z, y, w, folds=folds, seed=seed)
-    coef, bias = fit_logistic(z, y, w, l2=l2)
+    l2 = _cv_l2(z, y, w, folds=folds, seed=seed, signs=signs)
+    coef, bias = fit_signed(z, y, w, l2=l2, signs=signs)
     fold = np.random.default_rng(seed + 1).permutation(len(y)) % folds
     oof = np.zeros(len(y))
     for k in range(folds):
-        c, b = fit_logistic(z[fold != k], y[fold != k], w[fold != k], l2=l2)
+        c, b = fit_signed(z[fold != k], y[fold != k], w[fold != k], l2=l2, signs=signs)
         oof[fold == k] = 1 / (1 + np.exp(-(z[fold == k] @ c + b)))
     weights, intercept = coef / scale, bias - float((coef * mean / scale).sum())
     draft = Decision(weights=tuple(float(v) for v in weights), bias=intercept)
-    return _thresholds(draft, rows, oof, l2=l2)
+    return _thresholds(draft, rows, oof, l2=l2, monotone=monotone)
 
 
 def _thresholds(
-    draft: Decision, rows: Sequence[ClaimRow], oof: Floats, *, l2: float
+    draft: Decision, rows: Sequence[ClaimRow], oof: Floats, *, l2: float, monotone: bool
 ) -> tuple[Decision, dict[str, Any]]:
     gold = np.array([r.supported for r in rows])
     sources = [r.source for r in rows]
@@ -288,7 +322,7 @@ def _thresholds(
     gate = float(np.round(np.quantile(kept, _GATE_QUANTILE), 3)) if len(kept) else 0.0
     fitted = {
         "claims": len(rows), "l2": l2, "sources": sorted(set(sources)), "folds": "5, by claim",
-        "contradict_precise": precise,
+        "contradict_precise": precise, "monotone": monotone,
     }  # fmt: skip
     decision = Decision(
         weights=draft.weights, bias=draft.bias, support=support, contradict=contradict,
@@ -346,6 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runtime", choices=("fp16", "int8", "fp32"), default="fp16", help="the verifier's")
     parser.add_argument("--read-only", action="store_true", help="only read the claims into --cache")
     parser.add_argument("--write", action="store_true", help="write decision.json beside the weights")
+    parser.add_argument("--free-signs", action="store_true", help="weights may go against their meaning")
     args = parser.parse_args(argv)
     rows = _cached_rows(args)
     if args.read_only:
@@ -354,7 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     folder = args.weights or shipped_dir()
     score(rows, _checker(folder, runtime=args.runtime))
-    decision, report = fit(rows)
+    decision, report = fit(rows, monotone=not args.free_signs)
     args.report.parent.mkdir(parents=True, exist_ok=True)
     body = {"decision": decision.to_dict()}
     args.report.write_text(orjson.dumps({**body, "valid": report}, option=orjson.OPT_INDENT_2).decode())

@@ -107,9 +107,10 @@ def test_verification_applies_it_to_a_claim_read_with_its_question() -> None:
     answers = Decision(**{**DECISION.__dict__, "answer_support": 0.3})
     fragment = Claim(id="c0", text="Paris", start=0, end=5, standalone="The capital of France is Paris")
     pronoun = Claim(id="c1", text="It is big", start=0, end=9, standalone="Paris is big")
-    result = CheckResult(Judgement.NEUTRAL, "", WINDOW, (), 0.5, _signals(0.45, 0.05))
+    paris = Evidence(doc_id="d", start=0, end=31, text="Paris is the capital of France.")
+    result = CheckResult(Judgement.NEUTRAL, "", paris, (), 0.5, _signals(0.45, 0.05))
     verdicts = [
-        combine(ClaimTask(claim=c, candidates=(WINDOW,), similarity=0.7, threshold=0.5), result,
+        combine(ClaimTask(claim=c, candidates=(paris,), similarity=0.7, threshold=0.5), result,
                 verifier="t", decision=answers).verdict
         for c in (fragment, pronoun)
     ]  # fmt: skip

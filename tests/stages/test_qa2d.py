@@ -4,7 +4,14 @@ import pytest
 
 from workers.messages import Claim
 from workers.stages.extract import extract_claims
-from workers.stages.qa2d import fragment_span, qa_statement, read_with_question, with_question
+from workers.stages.qa2d import (
+    answer_stated,
+    fragment_span,
+    qa_statement,
+    read_with_question,
+    unstated_answer,
+    with_question,
+)
 
 
 @pytest.mark.parametrize(
@@ -132,3 +139,33 @@ def test_a_claim_read_with_its_question_is_told_from_a_resolved_pronoun() -> Non
     pronoun = Claim(id="c1", text="It is big", start=0, end=9, standalone="Paris is big")
     plain = Claim(id="c2", text="Paris is big", start=0, end=12)
     assert [read_with_question(c) for c in (fragment, pronoun, plain)] == [True, False, False]
+
+
+@pytest.mark.parametrize(
+    ("answer", "sources", "stated"),
+    [
+        ("Lucy Liu", ["The film starred Drew Barrymore and Cameron Diaz."], False),
+        ("Cameron Diaz", ["The film starred Drew Barrymore and Cameron Diaz."], True),
+        ("Hans-Dieter Flick", ["Hansi Flick coached the team."], False),
+        ("the Executioner’s Song", ["He wrote The Executioner's Song in 1979."], True),
+        ("1,000 metres", ["a climb of 1,000 metres"], True),
+        ("1,200 metres", ["a climb of 1,000 metres"], False),
+        ("Cameron Diaz", ["Cameron Smith.", "Maria Diaz."], False),  # both words, never in one source
+        ("yes", ["Both bands are from Texas."], True),  # nobody states a bare yes / no
+        ("no", [], True),
+    ],
+)
+def test_a_short_answer_is_stated_when_one_source_holds_all_its_words(
+    answer: str, sources: list[str], stated: bool
+) -> None:
+    assert answer_stated(answer, sources) is stated
+
+
+def test_a_fragment_no_source_states_becomes_a_claim_and_one_stated_is_left_unchecked() -> None:
+    question, sources = "Who starred in the film?", ["The film starred Cameron Diaz."]
+    [claim] = unstated_answer([], "Lucy Liu", question=question, sources=sources)
+    assert (claim.text, claim.standalone) == ("Lucy Liu", "Lucy Liu starred in the film")
+    assert unstated_answer([], "Cameron Diaz", question=question, sources=sources) == []
+    text = "Lucy Liu starred in it."  # a statement: extraction's claims, checked as usual
+    claims = extract_claims(text)
+    assert unstated_answer(claims, text, question=question, sources=sources) == claims

@@ -98,3 +98,23 @@ class _ShortChecker(ScriptedChecker):
 def test_a_checker_losing_results_is_a_backend_error() -> None:
     with pytest.raises(BackendError, match="1 results for 2 claims"):
         verify_many([_task("a"), _task("b")], checker=_ShortChecker())
+
+
+def _answer_task(text: str) -> ClaimTask:
+    claim = Claim(id="c0", text=text, start=0, end=len(text), standalone=f"The 2023 revenue was {text}")
+    return ClaimTask(claim=claim, candidates=CANDIDATES, similarity=0.9, threshold=0.82)
+
+
+def test_a_short_answer_no_window_states_is_insufficient_whatever_the_verdict_said() -> None:
+    checked = combine(_answer_task("$5.1 bn"), _result(Judgement.SUPPORT), verifier="scripted")
+    assert (checked.verdict, checked.judgement) == (Verdict.UNVERIFIED, Judgement.INSUFFICIENT)
+    assert checked.fixes == ()
+    assert "'$5.1 bn' is stated in none of the 2 evidence windows" in checked.reason
+    assert "the verifier alone: SUPPORT; scripted reason" in checked.reason
+
+
+def test_a_stated_short_answer_keeps_its_verdict_and_a_contradiction_stands() -> None:
+    stated = combine(_answer_task("$3.9 bn"), _result(Judgement.SUPPORT), verifier="scripted")
+    assert stated.verdict is Verdict.VERIFIED
+    wrong = combine(_answer_task("$5.1 bn"), _result(Judgement.CONTRADICT), verifier="scripted")
+    assert (wrong.verdict, wrong.fixes) == (Verdict.CONTRADICTED, (FIX,))

@@ -21,6 +21,10 @@ then reads "<question> <answer>", which still says what the fragment answers. An
 verb is a statement already and is left as extraction made it; so is an answer of more than one
 sentence, and any answer when there is no question.
 
+By default (`retrieval.short_answers_stated`) only a fragment whose words no document states becomes
+such a claim (`unstated_answer`): "Lucy Liu" where no source names her is unsupported whatever the
+question asks, and verification says so (`stages.verify.unstated`, with `answer_stated`).
+
 Usage::
 
     claims = with_question(extract_claims(text), text, question="What is the capital of France?")
@@ -47,7 +51,14 @@ from workers.stages._text import (
 )
 from workers.stages.extract import claim_type, split_sentences
 
-__all__ = ["fragment_span", "qa_statement", "read_with_question", "with_question"]
+__all__ = [
+    "answer_stated",
+    "fragment_span",
+    "qa_statement",
+    "read_with_question",
+    "unstated_answer",
+    "with_question",
+]
 
 _WORD = re.compile(r"\w+(?:['’.-]\w+)*")
 _WH = frozenset(("what", "which", "whose", "who", "whom", "where", "when", "how"))
@@ -72,6 +83,8 @@ _PREPOSITIONS = wordset(
 )
 # The preposition that puts an answer in the slot of "where" / "when".
 _SLOT_WORD = {"where": "in ", "when": "in "}
+_YES_NO = frozenset(("yes", "no"))
+_NOT_CONTENT = FUNCTION_WORDS | DETERMINERS
 # An answer with more words than this is no fragment.
 _MAX_FRAGMENT_WORDS = 25
 _TRAILING = " \t\n.!;:,"
@@ -114,6 +127,32 @@ def with_question(claims: Sequence[Claim], answer: str, *, question: str) -> lis
             standalone=standalone,
         )
     ]
+
+
+def unstated_answer(
+    claims: Sequence[Claim], answer: str, *, question: str, sources: Sequence[str]
+) -> list[Claim]:
+    """The claims, plus the fragment answer's claim when none of `sources` states its words.
+
+    "Lucy Liu" to "Who starred in ...?" against a text that never names her is unsupported whatever the
+    question asks; a fragment whose words are all there is left unchecked, as extraction leaves it (read
+    with its question, the verifier flags more right answers than it catches wrong ones, docs/VERIFIER.md).
+    """
+    read = with_question(claims, answer, question=question)
+    if len(read) != 1 or not read_with_question(read[0]) or answer_stated(read[0].text, sources):
+        return list(claims)
+    return read
+
+
+def answer_stated(text: str, sources: Sequence[str]) -> bool:
+    """Whether one of `sources` holds every content word and figure of the short answer `text`, or the
+    answer is a bare yes / no (no source states those; they answer a claim the question makes)."""
+    wanted = _content(text)
+    return not wanted - _YES_NO or any(wanted <= _content(s) for s in sources)
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in (t.lower().replace("’", "'") for t in words(text)) if w not in _NOT_CONTENT}
 
 
 def read_with_question(claim: Claim) -> bool:

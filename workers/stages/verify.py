@@ -22,9 +22,9 @@ from workers.errors import BackendError
 from workers.messages import CheckedClaim, ClaimTask, Evidence, Judgement, Verdict
 from workers.protocols import CheckResult, VerdictComponent
 from workers.stages.decide import Decision
-from workers.stages.qa2d import read_with_question
+from workers.stages.qa2d import answer_stated, read_with_question
 
-__all__ = ["combine", "verify_many"]
+__all__ = ["combine", "unstated", "verify_many"]
 
 
 def combine(
@@ -32,8 +32,12 @@ def combine(
 ) -> CheckedClaim:
     """Both tiers into one verdict, with a reason that names the tier that failed."""
     similarity = _unit(task.similarity, default=0.0)
+    answer = read_with_question(task.claim)
     if decision is not None and "p_support" in result.extra:
-        result = _calibrated(result, decision, similarity, answer=read_with_question(task.claim))
+        result = _calibrated(result, decision, similarity, answer=answer)
+    # A contradiction carries the value the evidence states instead ("Lyon" -> "Paris"): it stands.
+    if result.label is not Judgement.CONTRADICT and unstated(task):
+        result = _unstated(task, result)
     verdict, why = _verdict(result.label, similarity, task.threshold)
     return CheckedClaim(
         claim=task.claim,
@@ -54,6 +58,22 @@ def _calibrated(result: CheckResult, decision: Decision, similarity: float, *, a
     fixes = result.fixes if label is Judgement.CONTRADICT else ()
     reason = f"{why}; {result.reason}" if result.reason else why
     return CheckResult(label, reason, result.evidence, fixes, confidence, result.extra)
+
+
+def unstated(task: ClaimTask) -> bool:
+    """Whether the task is a short answer read with its question (`stages.qa2d`) whose words none of its
+    evidence windows states: unsupported whatever the verdict component says, bar a contradiction."""
+    return read_with_question(task.claim) and not answer_stated(
+        task.claim.text, [c.text for c in task.candidates]
+    )
+
+
+def _unstated(task: ClaimTask, result: CheckResult) -> CheckResult:
+    """A short answer whose words no evidence window states is unsupported, whatever the verdict component
+    made of its question restated (a wrong name fits a restated question as well as the right one)."""
+    why = f"the answer {task.claim.text!r} is stated in none of the {len(task.candidates)} evidence windows"
+    why = f"{why} (the verifier alone: {result.label.value}; {result.reason})" if result.reason else why
+    return CheckResult(Judgement.INSUFFICIENT, why, None, (), 1.0, result.extra)
 
 
 def _verdict(label: Judgement, similarity: float, threshold: float) -> tuple[Verdict, str]:

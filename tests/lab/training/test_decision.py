@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from lab.training.decision import ClaimRow, _corroborate_threshold, answer_threshold, fit, fit_logistic
+from lab.training.decision import (
+    SIGNS,
+    ClaimRow,
+    _corroborate_threshold,
+    answer_threshold,
+    fit,
+    fit_logistic,
+    fit_signed,
+)
 from workers.messages import Claim, ClaimTask, Judgement
 from workers.protocols import CheckResult
+from workers.stages.decide import FEATURES
 
 
 def test_logistic_regression_finds_the_signal() -> None:
@@ -15,6 +24,18 @@ def test_logistic_regression_finds_the_signal() -> None:
     y = (x[:, 0] + 0.1 * rng.normal(size=400) > 0).astype(float)
     coef, _ = fit_logistic(x, y, np.ones(400), l2=0.1)
     assert coef[0] > 3 * abs(coef[1])
+
+
+def test_a_weight_against_its_meaning_is_left_out_and_the_rest_refitted() -> None:
+    # Feature 1 is meant to count for the label, but in this sample it counts against it.
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 3))
+    y = (x[:, 0] - 0.8 * x[:, 1] + 0.3 * rng.normal(size=400) > 0).astype(float)
+    free, _ = fit_signed(x, y, np.ones(400), l2=0.1)
+    held, _ = fit_signed(x, y, np.ones(400), l2=0.1, signs=(1, 1, -1))
+    assert free[1] < 0 and held[1] == 0.0
+    assert held[0] > 0 and held[2] <= 0
+    assert len(SIGNS) == len(FEATURES)
 
 
 def _row(n: int, supported: bool, rng: np.random.Generator, source: str) -> ClaimRow:
