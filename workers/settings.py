@@ -109,10 +109,11 @@ class RetrievalSettings(BaseModel):
     # ("The capital of France is Paris", `stages.qa2d`). Off: on HaluEval-QA's valid split the shipped
     # verifier flags more right answers this way than it catches wrong ones (docs/VERIFIER.md).
     short_answers_with_question: bool = False
-    # With it off, a fragment answer whose own words no document states ("Lucy Liu", named nowhere in the
-    # sources) is made one claim, which verification finds unstated and correction flags; a fragment whose
-    # words are all there stays unchecked. HaluEval-QA `train`: 22 of 26 unchecked wrong answers flagged,
-    # none of 138 right ones (docs/VERIFIER.md).
+    # With `short_answers_with_question` off, a fragment answer whose own words no document states ("Lucy
+    # Liu", named nowhere in the sources) is made one claim, which verification finds unstated and
+    # correction flags; a fragment whose words are all there stays unchecked. HaluEval-QA `train`: 22 of 26
+    # unchecked wrong answers flagged, none of 138 right ones (docs/VERIFIER.md). An LLM extractor
+    # (`models.extraction`) makes its own claims, and neither setting applies.
     short_answers_stated: bool = True
 
 

@@ -89,8 +89,7 @@ def read(data: Path, nli: Path | None, *, pipeline: Any, rules: Any, progress: b
     rows: list[ClaimRow] = []
     for source, split, item in tqdm(items, desc="claims", unit="item", disable=not progress, file=sys.stderr):
         tasks = pipeline.prepare(item.answer).tasks
-        # Citation checks ride along (not claims); a short answer no window states is decided without it.
-        tasks = [t for t in tasks if "@" not in t.claim.id and not unstated(t)]
+        tasks = [t for t in tasks if "@" not in t.claim.id]  # citation checks ride along; not claims
         judged = rules.judge_many([(t.claim, t.candidates) for t in tasks])
         for task, rule in zip(tasks, judged, strict=True):
             gold = _gold(item, task)
@@ -188,7 +187,10 @@ def fit_signed(
     x: Floats, y: Floats, w: Floats, *, l2: float, signs: Sequence[int] | None = None
 ) -> tuple[Floats, float]:
     """`fit_logistic` with each weight held to its sign in `signs`: the worst offender is dropped and the
-    rest refitted until none is against its sign (an active set; None: unconstrained)."""
+    rest refitted until none is against its sign (backward elimination: a dropped signal stays out; at
+    most one fit per signal). None: unconstrained."""
+    if signs is not None and len(signs) != x.shape[1]:
+        raise ValueError(f"{len(signs)} signs for {x.shape[1]} signals")
     keep = np.ones(x.shape[1], dtype=bool)
     while True:
         coef, bias = fit_logistic(x[:, keep], y, w, l2=l2)
@@ -279,7 +281,8 @@ def fit(
     """The decision fitted on `rows`, its thresholds chosen on out-of-fold probabilities, and a report.
     `monotone`: each weight held to its signal's meaning (`SIGNS`)."""
     signs = SIGNS if monotone else None
-    rows = [r for r in rows if r.signals]
+    # A short answer no window states is decided without the decision (`stages.verify.unstated`).
+    rows = [r for r in rows if r.signals and not unstated(r.task)]
     x = np.array([r.features() for r in rows])
     y = np.array([float(r.supported) for r in rows])
     w = _source_weights([r.source for r in rows])

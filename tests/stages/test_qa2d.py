@@ -152,6 +152,13 @@ def test_a_claim_read_with_its_question_is_told_from_a_resolved_pronoun() -> Non
         ("1,200 metres", ["a climb of 1,000 metres"], False),
         ("Cameron Diaz", ["Cameron Smith.", "Maria Diaz."], False),  # both words, never in one source
         ("yes", ["Both bands are from Texas."], True),  # nobody states a bare yes / no
+        ("Yes, Texas", ["Both bands are from Texas."], True),
+        ("Yes, Texas", ["Both bands are from Ohio."], False),
+        # spelling is no absence: accents, possessives, hyphenated parts, digit groups
+        ("Zürich", ["He moved to Zurich."], True),
+        ("John Smith", ["John Smith's first car"], True),
+        ("Paris", ["a Paris-based firm"], True),
+        ("1000 metres", ["a climb of 1,000 metres"], True),
         ("no", [], True),
     ],
 )

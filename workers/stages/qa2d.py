@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -84,6 +85,7 @@ _PREPOSITIONS = wordset(
 # The preposition that puts an answer in the slot of "where" / "when".
 _SLOT_WORD = {"where": "in ", "when": "in "}
 _YES_NO = frozenset(("yes", "no"))
+_DIGIT_GROUP = re.compile(r"(?<=\d),(?=\d{3})")
 _NOT_CONTENT = FUNCTION_WORDS | DETERMINERS
 # An answer with more words than this is no fragment.
 _MAX_FRAGMENT_WORDS = 25
@@ -145,14 +147,19 @@ def unstated_answer(
 
 
 def answer_stated(text: str, sources: Sequence[str]) -> bool:
-    """Whether one of `sources` holds every content word and figure of the short answer `text`, or the
-    answer is a bare yes / no (no source states those; they answer a claim the question makes)."""
-    wanted = _content(text)
-    return not wanted - _YES_NO or any(wanted <= _content(s) for s in sources)
+    """Whether one of `sources` holds every content word and figure of the short answer `text` (a "yes" or
+    "no" aside: no source states those; they answer a claim the question makes)."""
+    wanted = _content(text) - _YES_NO
+    return not wanted or any(wanted <= _content(s) for s in sources)
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in (t.lower().replace("’", "'") for t in words(text)) if w not in _NOT_CONTENT}
+    """Content words, folded so that spelling is no absence: case, accents ("Zürich"), a possessive
+    ("Smith's"), hyphenated parts ("Paris-based"), digit groups ("1,000")."""
+    plain = unicodedata.normalize("NFKD", text.replace("’", "'"))
+    plain = "".join(c for c in plain if not unicodedata.combining(c)).lower()
+    tokens = (_DIGIT_GROUP.sub("", t).removesuffix("'s") for t in words(plain))
+    return {part for t in tokens for part in t.split("-") if part and part not in _NOT_CONTENT}
 
 
 def read_with_question(claim: Claim) -> bool:

@@ -32,9 +32,8 @@ def combine(
 ) -> CheckedClaim:
     """Both tiers into one verdict, with a reason that names the tier that failed."""
     similarity = _unit(task.similarity, default=0.0)
-    answer = read_with_question(task.claim)
     if decision is not None and "p_support" in result.extra:
-        result = _calibrated(result, decision, similarity, answer=answer)
+        result = _calibrated(result, decision, similarity, answer=read_with_question(task.claim))
     # A contradiction carries the value the evidence states instead ("Lyon" -> "Paris"): it stands.
     if result.label is not Judgement.CONTRADICT and unstated(task):
         result = _unstated(task, result)
@@ -62,7 +61,11 @@ def _calibrated(result: CheckResult, decision: Decision, similarity: float, *, a
 
 def unstated(task: ClaimTask) -> bool:
     """Whether the task is a short answer read with its question (`stages.qa2d`) whose words none of its
-    evidence windows states: unsupported whatever the verdict component says, bar a contradiction."""
+    evidence windows states: unsupported whatever the verdict component says, bar a contradiction.
+
+    By default (`retrieval.short_answers_stated`) such a claim exists only where no document states the
+    answer, and windows are cut from documents, so the two agree; with `short_answers_with_question`
+    every short answer is a claim, and one its document states outside the claim's windows is flagged."""
     return read_with_question(task.claim) and not answer_stated(
         task.claim.text, [c.text for c in task.candidates]
     )

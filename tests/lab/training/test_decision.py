@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from lab.training.decision import (
     SIGNS,
@@ -36,6 +37,8 @@ def test_a_weight_against_its_meaning_is_left_out_and_the_rest_refitted() -> Non
     assert free[1] < 0 and held[1] == 0.0
     assert held[0] > 0 and held[2] <= 0
     assert len(SIGNS) == len(FEATURES)
+    with pytest.raises(ValueError, match="1 signs for 3 signals"):
+        fit_signed(x, y, np.ones(400), l2=0.1, signs=(1,))
 
 
 def _row(n: int, supported: bool, rng: np.random.Generator, source: str) -> ClaimRow:
