@@ -189,15 +189,14 @@ def fit_signed(
     """`fit_logistic` with each weight held to its sign in `signs`: the worst offender is dropped and the
     rest refitted until none is against its sign (backward elimination: a dropped signal stays out; at
     most one fit per signal). None: unconstrained."""
-    if signs is not None and len(signs) != x.shape[1]:
+    if signs is None:
+        return fit_logistic(x, y, w, l2=l2)
+    if len(signs) != x.shape[1]:
         raise ValueError(f"{len(signs)} signs for {x.shape[1]} signals")
     keep = np.ones(x.shape[1], dtype=bool)
     while True:
-        coef, bias = fit_logistic(x[:, keep], y, w, l2=l2)
         full = np.zeros(x.shape[1])
-        full[keep] = coef
-        if signs is None:
-            return full, bias
+        full[keep], bias = fit_logistic(x[:, keep], y, w, l2=l2)
         against = full * np.array(signs, dtype=float)
         if against.min() >= 0:
             return full, bias
