@@ -402,20 +402,14 @@ class DeadLetter(_Frozen):
     headers: dict[str, str] = Field(default_factory=dict)
 
 
-# ---- stream-internal messages: claim.v1 and verdict.v1 (workers/agents) ------------------------
+# ---- what the pipeline's phases pass between agents (their records: workers/agents/records.py) ----
 
 __all__ += [
-    "STREAM_SCHEMA_VERSIONS",
     "Checked",
-    "ClaimMessage",
-    "GatherKind",
     "Ledger",
     "Plan",
     "RouteInfo",
-    "VerdictMessage",
 ]
-
-STREAM_SCHEMA_VERSIONS = {"claim": "claim.v1", "verdict": "verdict.v1"}
 
 
 class RouteInfo(_Frozen):
@@ -425,20 +419,6 @@ class RouteInfo(_Frozen):
     complexity: float
     stakes: float
     reason: str = ""
-
-
-class ClaimMessage(_Frozen):
-    """claim.v1 (claims topic, keyed `answer id/claim id`): one claim and all its verification needs."""
-
-    schema_version: Literal["claim.v1"] = "claim.v1"
-    answer_id: str = Field(min_length=1, max_length=256)
-    tenant: str | None = None
-    expected: int = Field(ge=1)
-    task: ClaimTask
-    shadow: bool = False
-    ingest_ms: int = Field(0, ge=0)
-    # LLM seconds the answer already spent in extraction, so verification keeps to the answer's budget.
-    llm_s: _NonNegFloat = 0.0
 
 
 class Ledger(_Frozen):
@@ -492,39 +472,3 @@ class Checked(_Frozen):
 
     claims: tuple[CheckedClaim, ...] = ()
     ledger: Ledger = Ledger()
-
-
-class GatherKind(StrEnum):
-    PLAN = "plan"
-    VERDICT = "verdict"
-    TICK = "tick"
-
-
-class VerdictMessage(_Frozen):
-    """verdict.v1 (verdicts topic, keyed by answer id): everything the correction agent gathers.
-
-    `plan` comes from extraction once per answer, `verdict` from verification once per claim, and
-    `tick` from the correction agent's own deadline timer, so deadlines are handled in the stream.
-    """
-
-    schema_version: Literal["verdict.v1"] = "verdict.v1"
-    kind: GatherKind
-    answer_id: str = Field(min_length=1, max_length=256)
-    expected: int = Field(0, ge=0)
-    shadow: bool = False
-    ingest_ms: int = Field(0, ge=0)
-    plan: Plan | None = None
-    checked: CheckedClaim | None = None
-    # The verification phase's cost for this one claim (kind verdict).
-    ledger: Ledger | None = None
-    worker: str | None = Field(None, max_length=256)
-
-    @model_validator(mode="after")
-    def _payload_matches_kind(self) -> Self:
-        if (self.plan is not None) != (self.kind is GatherKind.PLAN):
-            raise ValueError("`plan` is required for kind plan and not allowed otherwise")
-        if (self.checked is not None) != (self.kind is GatherKind.VERDICT):
-            raise ValueError("`checked` is required for kind verdict and not allowed otherwise")
-        if self.plan is not None and not self.plan.tasks:
-            raise ValueError("a plan on the verdicts topic has at least one task")
-        return self

@@ -356,6 +356,10 @@ class KafkaSettings(BaseModel):
     # tests/agents/test_committing.py), so a crash loses none.
     verification_concurrency: int = Field(8, ge=1, le=64)
     verification_calls: int = Field(2, ge=1, le=16)
+    # Claims per claim record: an answer's claims go out in ceil(n / this) records of near-equal size.
+    # Fewer records cost the stream less (each is written, read and parsed twice, and gathered), more
+    # spread one long answer over replicas and calls (docs/SPEED.md for the figures).
+    claims_per_record: int = Field(8, ge=1, le=256)
 
 
 class CacheSettings(BaseModel):

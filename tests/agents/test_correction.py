@@ -9,8 +9,9 @@ from tests.agents.helpers import ListSink, answer, light_pipeline, make_ctx, set
 from workers.agents.context import AgentContext
 from workers.agents.correction import GatherState, TickThrottle, handle_verdict, retention_s, send_tick
 from workers.agents.extraction import handle_answer
+from workers.agents.records import VerdictMessage
 from workers.agents.verification import handle_claim
-from workers.messages import Corrected, DeadLetter, Verdict, VerdictMessage, read_output
+from workers.messages import Corrected, DeadLetter, Verdict, read_output
 
 
 class Clock:
@@ -83,7 +84,7 @@ async def test_partial_state_survives_a_restart() -> None:
 async def test_after_the_deadline_missing_claims_are_unverified_and_it_says_so() -> None:
     clock = Clock()
     sink, state = ListSink(), _state()
-    ctx = make_ctx(sink, clock=clock, deadline_s=5.0)
+    ctx = make_ctx(sink, clock=clock, deadline_s=5.0, claims_per_record=1)
     plan, *verdicts = await _verdicts(ctx, sink, "g4")
     for raw in [plan, *verdicts[:-1]]:
         await handle_verdict(ctx, state, raw, headers={})
@@ -95,8 +96,7 @@ async def test_after_the_deadline_missing_claims_are_unverified_and_it_says_so()
     assert tick.key == "g4"
     await handle_verdict(ctx, state, tick.value, headers={})
     [out] = _outputs(ctx, sink)
-    missing = VerdictMessage.from_json(verdicts[-1]).checked
-    assert missing is not None
+    [missing] = VerdictMessage.from_json(verdicts[-1]).checked or ()
     [claim] = [c for c in out.claims if c.id == missing.claim.id]
     assert claim.verdict is Verdict.UNVERIFIED
     assert "gather deadline" in claim.reason

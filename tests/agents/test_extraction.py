@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.agents.helpers import (
     FlakyPipeline,
     ListSink,
@@ -11,17 +13,9 @@ from tests.agents.helpers import (
     make_ctx,
     settings_for,
 )
-from workers.agents.extraction import handle_answer
-from workers.messages import (
-    ClaimMessage,
-    Corrected,
-    DeadLetter,
-    Document,
-    GatherKind,
-    Route,
-    VerdictMessage,
-    read_output,
-)
+from workers.agents.extraction import claim_groups, handle_answer, send_claims
+from workers.agents.records import ClaimMessage, GatherKind, VerdictMessage
+from workers.messages import Corrected, DeadLetter, Document, Route, read_output
 
 DOC_PAD = Document(id="pad", text="Unrelated filler about weather in spring. " * 60)
 
@@ -53,19 +47,58 @@ async def test_sampled_out_answers_pass_through_unchanged() -> None:
     assert out.headers["woodpecker-ingest-ms"] == b"42"
 
 
-async def test_sampled_answers_send_a_plan_and_one_claim_per_claim() -> None:
+@pytest.mark.parametrize(("per", "sizes"), [(1, [1, 1, 1]), (2, [1, 2]), (4, [3])])
+async def test_sampled_answers_send_a_plan_and_their_claims_in_records_of_claims_per_record(
+    per: int, sizes: list[int]
+) -> None:
     sink = ListSink()
-    ctx = make_ctx(sink, rate=1.0)
+    ctx = make_ctx(sink, rate=1.0, claims_per_record=per)
     await handle_answer(ctx, answer_bytes("a2"), headers={}, ingest_ms=7)
     [plan_record] = sink.on(ctx.topics.verdicts)
     plan = VerdictMessage.from_json(plan_record.value)
     assert plan.kind is GatherKind.PLAN and plan_record.key == "a2"
     assert plan.plan is not None and plan.plan.answer == answer("a2")
     claims = [ClaimMessage.from_json(r.value) for r in sink.on(ctx.topics.claims)]
-    assert len(claims) == plan.expected == len(plan.plan.tasks) >= 2
-    assert [r.key for r in sink.on(ctx.topics.claims)] == [f"a2/{c.task.claim.id}" for c in claims]
+    assert [len(c.tasks) for c in claims] == sizes
+    assert [t for c in claims for t in c.tasks] == list(plan.plan.tasks)
+    assert plan.expected == len(plan.plan.tasks) == 3
+    assert [r.key for r in sink.on(ctx.topics.claims)] == [f"a2/{c.tasks[0].claim.id}" for c in claims]
     assert all(c.expected == plan.expected and c.ingest_ms == 7 and not c.shadow for c in claims)
     assert sink.on(ctx.topics.corrected) == []
+
+
+@pytest.mark.parametrize(
+    ("count", "per", "sizes"),
+    [
+        (0, 4, []),
+        (1, 4, [1]),
+        (4, 4, [4]),
+        (5, 4, [2, 3]),
+        (6, 4, [3, 3]),
+        (9, 4, [3, 3, 3]),
+        (3, 1, [1, 1, 1]),
+    ],
+)
+def test_claim_groups_are_in_order_and_near_equal(count: int, per: int, sizes: list[int]) -> None:
+    groups = claim_groups(list(range(count)), per=per)  # type: ignore[arg-type]
+    assert [len(g) for g in groups] == sizes
+    assert [i for g in groups for i in g] == list(range(count))
+
+
+async def test_claims_too_large_for_one_record_together_go_in_smaller_records() -> None:
+    alone = ListSink()
+    probe = make_ctx(alone, claims_per_record=1)
+    await handle_answer(probe, answer_bytes("a9"), headers={}, ingest_ms=1)
+    [plan_record] = alone.on(probe.topics.verdicts)
+    plan = VerdictMessage.from_json(plan_record.value).plan
+    assert plan is not None and len(plan.tasks) == 3
+    largest = max(len(r.value) for r in alone.on(probe.topics.claims))
+    sink = ListSink()
+    ctx = make_ctx(sink, claims_per_record=4, max_record_bytes=max(1024, largest + 50))
+    await send_claims(ctx, plan, shadow=False, ingest_ms=1)
+    claims = [ClaimMessage.from_json(r.value) for r in sink.on(ctx.topics.claims)]
+    assert len(claims) >= 2 and [t for c in claims for t in c.tasks] == list(plan.tasks)
+    assert all(len(r.value) <= ctx.settings.kafka.max_record_bytes for r in sink.on(ctx.topics.claims))
 
 
 async def test_fast_path_answers_are_finished_by_extraction() -> None:

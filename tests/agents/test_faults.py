@@ -40,8 +40,9 @@ from tests.redis_server import RedisServer, free_port, redis_server_binary
 from workers.agents.client import Record, publish_lines, tail_records
 from workers.agents.context import worker_name
 from workers.agents.correction import GatherStatus
+from workers.agents.records import GatherKind, VerdictMessage
 from workers.agents.topics import Topics, client_options
-from workers.messages import Answer, Corrected, DeadLetter, GatherKind, Stakes, VerdictMessage, read_output
+from workers.messages import Answer, Corrected, DeadLetter, Stakes, read_output
 
 if TYPE_CHECKING:
     from workers.settings import Settings
@@ -342,8 +343,9 @@ async def _all_records(settings: Settings, bootstrap: str, topic: str) -> list[R
 
 
 def _claim_key(message: VerdictMessage) -> str:
+    """The key of the claim record this verdict record answers: answer id / its first claim id."""
     assert message.checked is not None
-    return f"{message.answer_id}/{message.checked.claim.id}"
+    return f"{message.answer_id}/{message.checked[0].claim.id}"
 
 
 def _assert_extraction_committed_exactly_its_work(snap: _Snapshot) -> None:
@@ -373,7 +375,7 @@ def _assert_correction_committed_exactly_its_work(snap: _Snapshot) -> None:
     for answer_id, messages in by_answer.items():
         done = [m for m in messages if snap.below("correction", snap.positions[id(m)])]
         plan = any(m.kind is GatherKind.PLAN for m in done)
-        seen = {_claim_key(m).split("/", 1)[1] for m in done if m.kind is GatherKind.VERDICT}
+        seen = {c.claim.id for m in done if m.kind is GatherKind.VERDICT for c in m.checked or ()}
         expected = max(m.expected for m in messages)
         if plan and len(seen) >= expected:
             complete.add(answer_id)

@@ -126,16 +126,17 @@ async def _collect(
 # 8 (the default): up to eight claim records at once, in two verify calls; records that come while both
 # run share the next call (agents/coalesce.py), and its cache hits go back to the answers that had them.
 # The same claim in two calls at once is judged once: the second waits for the verdict (backends.cached),
-# so even the cache counts are equal.
-@pytest.mark.parametrize("verification_concurrency", [1, 8])
+# so even the cache counts are equal. Claims go one to a record, or eight (the default) to a record.
+@pytest.mark.parametrize(("verification_concurrency", "claims_per_record"), [(1, 1), (8, 8)])
 async def test_batch_and_stream_give_the_same_output_field_for_field(
-    llm: FakeLLMServer, redis_url: str, tmp_path: Path, verification_concurrency: int
+    llm: FakeLLMServer, redis_url: str, tmp_path: Path, verification_concurrency: int, claims_per_record: int
 ) -> None:
     prefix = f"eq-{uuid.uuid4().hex[:8]}."
     rounds = _rounds(uuid.uuid4().hex[:6])
     db = 1 if verification_concurrency == 1 else 3  # a database per path and run: none warms another's caches
     env = _env(llm_url=llm.url, redis_url=redis_url, db=db, prefix=prefix)
     env["WOODPECKER_KAFKA__VERIFICATION_CONCURRENCY"] = str(verification_concurrency)
+    env["WOODPECKER_KAFKA__CLAIMS_PER_RECORD"] = str(claims_per_record)
     with kafka_bootstrap() as bootstrap, LocalCluster(bootstrap=bootstrap, env=env) as cluster:
         for agent in ("extraction", "verification", "correction"):
             cluster.start(agent)

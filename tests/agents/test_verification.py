@@ -1,21 +1,27 @@
-"""The verification agent: one claim in, one verdict out, keyed by answer id; failures still answer."""
+"""The verification agent: a claim record in, a verdict record out, keyed by answer id; failures answer."""
 
 from __future__ import annotations
 
+import orjson
+import pytest
+
 from tests.agents.helpers import FlakyPipeline, ListSink, answer_bytes, light_pipeline, make_ctx, settings_for
 from workers.agents.extraction import handle_answer
+from workers.agents.records import ClaimMessage, GatherKind, VerdictMessage
 from workers.agents.verification import handle_claim
-from workers.messages import DeadLetter, GatherKind, Verdict, VerdictMessage
+from workers.messages import DeadLetter, Verdict
 
 
-async def _claims(answer_id: str) -> list[bytes]:
+async def _claims(answer_id: str, *, per: int = 4) -> list[bytes]:
     sink = ListSink()
-    await handle_answer(make_ctx(sink), answer_bytes(answer_id), headers={}, ingest_ms=3)
-    return [r.value for r in sink.take(make_ctx(sink).topics.claims)]
+    ctx = make_ctx(sink, claims_per_record=per)
+    await handle_answer(ctx, answer_bytes(answer_id), headers={}, ingest_ms=3)
+    return [r.value for r in sink.take(ctx.topics.claims)]
 
 
-async def test_each_claim_gets_one_verdict_keyed_by_answer_id() -> None:
-    raws = await _claims("v1")
+@pytest.mark.parametrize("per", [1, 2, 4])
+async def test_each_claim_record_gets_one_verdict_record_keyed_by_answer_id(per: int) -> None:
+    raws = await _claims("v1", per=per)
     sink = ListSink()
     ctx = make_ctx(sink)
     for raw in raws:
@@ -25,8 +31,23 @@ async def test_each_claim_gets_one_verdict_keyed_by_answer_id() -> None:
     assert len(verdicts) == len(raws)
     assert {r.key for r in records} == {"v1"}
     assert all(v.kind is GatherKind.VERDICT and v.worker == "test:1" and v.ingest_ms == 3 for v in verdicts)
-    by_claim = {v.checked.claim.id: v.checked.verdict for v in verdicts if v.checked}
+    sent = [t.claim.id for raw in raws for t in ClaimMessage.from_json(raw).tasks]
+    by_claim = {c.claim.id: c.verdict for v in verdicts for c in v.checked or ()}
+    assert list(by_claim) == sent
     assert Verdict.CONTRADICTED in by_claim.values()
+
+
+async def test_a_claim_v1_record_from_an_older_worker_is_still_verified() -> None:
+    [raw] = await _claims("v3", per=4)
+    [task, *_] = ClaimMessage.from_json(raw).tasks
+    old = orjson.loads(raw) | {"schema_version": "claim.v1", "task": task.model_dump(mode="json")}
+    del old["tasks"]
+    sink = ListSink()
+    ctx = make_ctx(sink)
+    await handle_claim(ctx, orjson.dumps(old), headers={})
+    [verdict] = [VerdictMessage.from_json(r.value) for r in sink.on(ctx.topics.verdicts)]
+    assert [c.claim.id for c in verdict.checked or ()] == [task.claim.id]
+    assert sink.on(ctx.topics.deadletter) == []
 
 
 async def test_a_malformed_claim_message_is_dead_lettered() -> None:
@@ -44,7 +65,8 @@ async def test_a_claim_that_keeps_failing_is_answered_unverified_and_dead_letter
     ctx = make_ctx(sink, pipeline=FlakyPipeline(light_pipeline(settings_for()), fail="verify", times=99))
     await handle_claim(ctx, raw, headers={})
     [verdict] = [VerdictMessage.from_json(r.value) for r in sink.on(ctx.topics.verdicts)]
-    assert verdict.checked is not None and verdict.checked.verdict is Verdict.UNVERIFIED
-    assert "verification failed" in verdict.checked.reason
+    assert verdict.checked is not None and len(verdict.checked) == 3
+    assert all(c.verdict is Verdict.UNVERIFIED for c in verdict.checked)
+    assert all("verification failed" in c.reason for c in verdict.checked)
     [dead] = [DeadLetter.from_json(r.value) for r in sink.on(ctx.topics.deadletter)]
     assert (dead.id, dead.stage, dead.kind) == ("v2", "verification", "retries_exhausted")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.fakes import HashEmbedder, ScriptedChecker
+from workers.agents.records import ClaimMessage
 from workers.backends.cache import LruCache
 from workers.messages import (
     Action,
@@ -17,7 +18,6 @@ from workers.messages import (
     CitationAction,
     CitationSpan,
     CitationVerdict,
-    ClaimMessage,
     ClaimTask,
     Corrected,
     Document,
@@ -230,8 +230,8 @@ def _phases(plan_for_finish: Any) -> Corrected:
     )
     answer = Answer(id="t", query="q", answer=text, documents=DOCS)
     plan = pipeline.prepare(answer)
-    wire = [ClaimMessage(answer_id="t", expected=len(plan.tasks), task=t).to_json() for t in plan.tasks]
-    tasks = [ClaimMessage.from_json(raw).task for raw in wire]
+    wire = [ClaimMessage(answer_id="t", expected=len(plan.tasks), tasks=(t,)).to_json() for t in plan.tasks]
+    tasks = [t for raw in wire for t in ClaimMessage.from_json(raw).tasks]
     checked = [pipeline.verify(tasks[::2]), pipeline.verify(tasks[1::2])]
     sent = Plan.from_json(plan_for_finish(pipeline, plan).to_json())
     return pipeline.finish(sent, checked)

@@ -31,8 +31,9 @@ from pydantic import BaseModel, ConfigDict
 from workers.agents.context import AgentContext, emit_corrected, ingest_header, send_json
 from workers.agents.deadletter import send_dead_letter, with_retries
 from workers.agents.extraction import fail_open
+from workers.agents.records import GatherKind, VerdictMessage
 from workers.errors import InvalidMessage
-from workers.messages import Checked, GatherKind, Plan, VerdictMessage
+from workers.messages import Checked, Ledger, Plan
 from workers.telemetry import consume_span
 
 __all__ = ["GatherState", "GatherStatus", "TickThrottle", "handle_verdict", "retention_s", "send_tick"]
@@ -86,10 +87,16 @@ class GatherState:
     def plan(self, answer_id: str) -> Plan:
         return Plan.model_validate(self.data[_plan_key(answer_id)])
 
-    def put_verdict(self, answer_id: str, checked: Checked) -> None:
-        """One claim's verdict with its verification ledger (what it cost), under its own key."""
-        claim_id = checked.claims[0].claim.id
-        self.data[_verdict_key(answer_id, claim_id)] = checked.model_dump(mode="json", exclude_none=True)
+    def put_verdicts(self, answer_id: str, checked: Checked) -> None:
+        """Each claim's verdict under its own key; the record's ledger (what it cost) with its first.
+
+        So a replayed record overwrites its own keys and is never counted twice.
+        """
+        for i, claim in enumerate(checked.claims):
+            one = Checked(claims=(claim,), ledger=checked.ledger if i == 0 else Ledger())
+            self.data[_verdict_key(answer_id, claim.claim.id)] = one.model_dump(
+                mode="json", exclude_none=True
+            )
 
     def verdict(self, answer_id: str, claim_id: str) -> Checked | None:
         raw = self.data.get(_verdict_key(answer_id, claim_id))
@@ -181,10 +188,12 @@ def _merge(
         state.put_plan(message.answer_id, message.plan)
         update["has_plan"] = True
     if message.checked is not None:
-        state.put_verdict(message.answer_id, Checked(claims=(message.checked,), ledger=message.ledger))
-        claim_id = message.checked.claim.id
-        if claim_id not in base.seen:
-            update["seen"] = (*base.seen, claim_id)
+        state.put_verdicts(
+            message.answer_id, Checked(claims=message.checked, ledger=message.ledger or Ledger())
+        )
+        new = [c.claim.id for c in message.checked if c.claim.id not in base.seen]
+        if new:
+            update["seen"] = (*base.seen, *dict.fromkeys(new))
     return base.model_copy(update=update)
 
 
@@ -257,7 +266,7 @@ async def send_tick(ctx: AgentContext, answer_id: str) -> None:
         ctx.topics.verdicts,
         key=answer_id,
         value=message.to_json(),
-        schema="verdict.v1",
+        schema=message.schema_version,
         headers=ingest_header(0),
     )
 

@@ -1,4 +1,6 @@
-"""The verification agent: claim.v1 in, verdict.v1 out. Stateless, so it scales by adding replicas.
+"""The verification agent: claim.v2 in, verdict.v2 out, a record's claims verified together.
+
+Stateless, so it scales by adding replicas.
 
 Usage::
 
@@ -15,8 +17,9 @@ from functools import partial
 
 from workers.agents.context import AgentContext, ingest_header, send_json
 from workers.agents.deadletter import classify, send_dead_letter, with_retries
+from workers.agents.records import ClaimMessage, GatherKind, VerdictMessage
 from workers.errors import InvalidMessage
-from workers.messages import Checked, ClaimMessage, GatherKind, VerdictMessage
+from workers.messages import Checked
 
 __all__ = ["handle_claim"]
 
@@ -36,7 +39,7 @@ async def handle_claim(ctx: AgentContext, raw: bytes, *, headers: Mapping[str, b
         expected=message.expected,
         shadow=message.shadow,
         ingest_ms=message.ingest_ms,
-        checked=checked.claims[0],
+        checked=checked.claims,
         ledger=checked.ledger,
         worker=ctx.worker,
     )
@@ -45,16 +48,16 @@ async def handle_claim(ctx: AgentContext, raw: bytes, *, headers: Mapping[str, b
         ctx.topics.verdicts,
         key=message.answer_id,
         value=verdict.to_json(),
-        schema="verdict.v1",
+        schema=verdict.schema_version,
         headers=ingest_header(message.ingest_ms),
     )
-    ctx.counts["claims_verified"] += 1
+    ctx.counts["claims_verified"] += len(checked.claims)
 
 
 async def _verify(
     ctx: AgentContext, message: ClaimMessage, *, raw: bytes, headers: Mapping[str, bytes]
 ) -> Checked:
-    tasks = [message.task]
+    tasks = list(message.tasks)
     call, calls = partial(ctx.blocking, ctx.pipeline.verify_each), ctx.settings.kafka.verification_calls
     try:
         checked = await with_retries(
@@ -62,8 +65,8 @@ async def _verify(
             policy=ctx.retry,
             what="verify",
         )
-        if len(checked.claims) != 1:
-            raise RuntimeError(f"verify returned {len(checked.claims)} results for one claim")
+        if len(checked.claims) != len(tasks):
+            raise RuntimeError(f"verify returned {len(checked.claims)} results for {len(tasks)} claims")
         return checked
     except Exception as exc:
         await send_dead_letter(ctx, raw, exc=exc, stage=STAGE, headers=headers, answer_id=message.answer_id)

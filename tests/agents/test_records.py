@@ -1,4 +1,4 @@
-"""claim.v1 and verdict.v1: the JSON Schemas and the models agree on what the agents send."""
+"""claim.v2 and verdict.v2 (`workers/agents/records.py`): the JSON Schemas and the models agree."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pydantic import ValidationError
 from tests.agents.helpers import ListSink, answer_bytes, make_ctx
 from workers.agents.correction import send_tick
 from workers.agents.extraction import handle_answer
+from workers.agents.records import STREAM_SCHEMA_VERSIONS, ClaimMessage, VerdictMessage
 from workers.agents.verification import handle_claim
-from workers.messages import STREAM_SCHEMA_VERSIONS, ClaimMessage, VerdictMessage
 from workers.resources import load_schema
 
 
@@ -45,9 +45,9 @@ def test_schemas_are_valid_draft_2020_12(name: str) -> None:
 
 async def test_every_message_the_agents_send_matches_its_schema() -> None:
     claims, verdicts = await _sent()
-    assert claims and all(_valid("claim.v1", c) for c in claims)
+    assert claims and all(_valid("claim.v2", c) for c in claims)
     assert {v["kind"] for v in verdicts} == {"plan", "verdict", "tick"}
-    assert all(_valid("verdict.v1", v) for v in verdicts)
+    assert all(_valid("verdict.v2", v) for v in verdicts)
 
 
 async def test_schema_and_model_reject_the_same_broken_messages() -> None:
@@ -55,16 +55,18 @@ async def test_schema_and_model_reject_the_same_broken_messages() -> None:
     plan = next(v for v in verdicts if v["kind"] == "plan")
     verdict = next(v for v in verdicts if v["kind"] == "verdict")
     broken: list[tuple[str, dict[str, Any]]] = [
-        ("claim.v1", {k: v for k, v in claims[0].items() if k != "task"}),
-        ("claim.v1", {**claims[0], "expected": 0}),
-        ("claim.v1", {**claims[0], "surprise": 1}),
-        ("verdict.v1", {**plan, "kind": "verdict"}),
-        ("verdict.v1", {k: v for k, v in verdict.items() if k != "checked"}),
-        ("verdict.v1", {**verdict, "kind": "nonsense"}),
-        ("verdict.v1", {**plan, "plan": {**plan["plan"], "tasks": []}}),
+        ("claim.v2", {k: v for k, v in claims[0].items() if k != "tasks"}),
+        ("claim.v2", {**claims[0], "expected": 0}),
+        ("claim.v2", {**claims[0], "surprise": 1}),
+        ("claim.v2", {**claims[0], "tasks": []}),
+        ("verdict.v2", {**verdict, "checked": []}),
+        ("verdict.v2", {**plan, "kind": "verdict"}),
+        ("verdict.v2", {k: v for k, v in verdict.items() if k != "checked"}),
+        ("verdict.v2", {**verdict, "kind": "nonsense"}),
+        ("verdict.v2", {**plan, "plan": {**plan["plan"], "tasks": []}}),
     ]
     for name, obj in broken:
-        model = ClaimMessage if name == "claim.v1" else VerdictMessage
+        model = ClaimMessage if name == "claim.v2" else VerdictMessage
         assert not _valid(name, obj), obj
         with pytest.raises(ValidationError):
             model.model_validate(obj)
@@ -76,3 +78,23 @@ async def test_messages_round_trip_through_json() -> None:
         assert orjson.loads(ClaimMessage.model_validate(obj).to_json()) == obj
     for obj in verdicts:
         assert orjson.loads(VerdictMessage.model_validate(obj).to_json()) == obj
+
+
+async def test_v1_records_of_an_older_worker_read_as_v2_records_of_one_claim() -> None:
+    claims, verdicts = await _sent()
+    verdict = next(v for v in verdicts if v["kind"] == "verdict")
+    [task, *_] = claims[0]["tasks"]
+    [checked, *_] = verdict["checked"]
+    old_claim = {k: v for k, v in claims[0].items() if k != "tasks"} | {
+        "schema_version": "claim.v1",
+        "task": task,
+    }
+    old_verdict = verdict | {"schema_version": "verdict.v1", "checked": checked}
+    assert ClaimMessage.model_validate(old_claim).tasks == ClaimMessage.model_validate(claims[0]).tasks[:1]
+    assert (
+        VerdictMessage.model_validate(old_verdict).checked
+        == VerdictMessage.model_validate(verdict).checked[:1]
+    )
+    for broken in ({**old_claim, "task": None}, {**old_verdict, "checked": []}):
+        with pytest.raises(ValidationError):
+            (ClaimMessage if "task" in broken else VerdictMessage).model_validate(broken)
