@@ -166,3 +166,19 @@ async def test_a_plan_too_large_with_documents_travels_without_them() -> None:
     assert plan is not None and plan.answer.documents == ()
     assert plan.answer.answer == padded.answer
     assert sink.on(ctx.topics.deadletter) == []
+
+
+async def test_a_claim_too_large_alone_fails_the_answer_before_its_plan_goes_out() -> None:
+    alone = ListSink()
+    probe = make_ctx(alone, claims_per_record=1)
+    await handle_answer(probe, answer_bytes("a10"), headers={}, ingest_ms=1)
+    smallest = min(len(r.value) for r in alone.on(probe.topics.claims))
+    sink = ListSink()
+    ctx = make_ctx(sink, max_record_bytes=max(1024, smallest - 1))
+    await handle_answer(ctx, answer_bytes("a10"), headers={}, ingest_ms=1)
+    assert sink.on(ctx.topics.claims) == [] and sink.on(ctx.topics.verdicts) == []
+    [dead] = [DeadLetter.from_json(r.value) for r in sink.on(ctx.topics.deadletter)]
+    assert dead.id == "a10" and "bytes, over" in dead.reason
+    # Answered once, held for review, and never again by the gather deadline (no plan went out).
+    [out] = sink.on(ctx.topics.corrected) + sink.on(ctx.topics.review)
+    assert out.key == "a10"

@@ -127,13 +127,14 @@ async def _collect(
 # run share the next call (agents/coalesce.py), and its cache hits go back to the answers that had them.
 # The same claim in two calls at once is judged once: the second waits for the verdict (backends.cached),
 # so even the cache counts are equal. Claims go one to a record, or eight (the default) to a record.
-@pytest.mark.parametrize(("verification_concurrency", "claims_per_record"), [(1, 1), (8, 8)])
+@pytest.mark.parametrize(("verification_concurrency", "claims_per_record"), [(1, 1), (8, 1), (8, 8)])
 async def test_batch_and_stream_give_the_same_output_field_for_field(
     llm: FakeLLMServer, redis_url: str, tmp_path: Path, verification_concurrency: int, claims_per_record: int
 ) -> None:
     prefix = f"eq-{uuid.uuid4().hex[:8]}."
     rounds = _rounds(uuid.uuid4().hex[:6])
-    db = 1 if verification_concurrency == 1 else 3  # a database per path and run: none warms another's caches
+    # A database per path and run (this one and its batch run the next): none warms another's caches.
+    db = {(1, 1): 1, (8, 1): 3, (8, 8): 5}[verification_concurrency, claims_per_record]
     env = _env(llm_url=llm.url, redis_url=redis_url, db=db, prefix=prefix)
     env["WOODPECKER_KAFKA__VERIFICATION_CONCURRENCY"] = str(verification_concurrency)
     env["WOODPECKER_KAFKA__CLAIMS_PER_RECORD"] = str(claims_per_record)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import orjson
 import pytest
 
@@ -9,7 +11,7 @@ from tests.agents.helpers import FlakyPipeline, ListSink, answer_bytes, light_pi
 from workers.agents.extraction import handle_answer
 from workers.agents.records import ClaimMessage, GatherKind, VerdictMessage
 from workers.agents.verification import handle_claim
-from workers.messages import DeadLetter, Verdict
+from workers.messages import Checked, ClaimTask, DeadLetter, Verdict
 
 
 async def _claims(answer_id: str, *, per: int = 4) -> list[bytes]:
@@ -70,3 +72,45 @@ async def test_a_claim_that_keeps_failing_is_answered_unverified_and_dead_letter
     assert all("verification failed" in c.reason for c in verdict.checked)
     [dead] = [DeadLetter.from_json(r.value) for r in sink.on(ctx.topics.deadletter)]
     assert (dead.id, dead.stage, dead.kind) == ("v2", "verification", "retries_exhausted")
+
+
+class _BreaksOn(FlakyPipeline):
+    """The verifier raises on any call that holds claim `bad`, every time."""
+
+    def __init__(self, bad: str) -> None:
+        super().__init__(light_pipeline(settings_for()), fail="none", times=0)
+        self.bad = bad
+
+    def verify_each(self, groups: Sequence[tuple[Sequence[ClaimTask], float]]) -> list[Checked]:
+        if any(t.claim.id == self.bad for tasks, _ in groups for t in tasks):
+            raise RuntimeError(f"claim {self.bad} breaks the verifier")
+        return self.inner.verify_each(groups)
+
+
+async def test_a_claim_that_breaks_the_verifier_does_not_take_its_record_mates_with_it() -> None:
+    [raw] = await _claims("v4", per=4)
+    sink = ListSink()
+    ctx = make_ctx(sink, pipeline=_BreaksOn("c1"))
+    await handle_claim(ctx, raw, headers={})
+    [verdict] = [VerdictMessage.from_json(r.value) for r in sink.on(ctx.topics.verdicts)]
+    by_claim = {c.claim.id: c for c in verdict.checked or ()}
+    assert list(by_claim) == ["c0", "c1", "c2"]
+    assert "verification failed" in by_claim["c1"].reason and by_claim["c1"].verdict is Verdict.UNVERIFIED
+    assert all("verification failed" not in by_claim[c].reason for c in ("c0", "c2"))
+    assert Verdict.CONTRADICTED in {by_claim[c].verdict for c in ("c0", "c2")}
+    [dead] = [DeadLetter.from_json(r.value) for r in sink.on(ctx.topics.deadletter)]
+    assert (dead.id, dead.stage) == ("v4", "verification")
+
+
+async def test_a_verdict_record_too_large_for_one_record_goes_in_halves() -> None:
+    [raw] = await _claims("v5", per=4)
+    whole = ListSink()
+    await handle_claim(make_ctx(whole), raw, headers={})
+    [one] = whole.on(make_ctx(whole).topics.verdicts)
+    sink = ListSink()
+    ctx = make_ctx(sink, max_record_bytes=len(one.value) - 1)
+    await handle_claim(ctx, raw, headers={})
+    verdicts = [VerdictMessage.from_json(r.value) for r in sink.on(ctx.topics.verdicts)]
+    assert len(verdicts) == 2
+    assert [c.claim.id for v in verdicts for c in v.checked or ()] == ["c0", "c1", "c2"]
+    assert sink.on(ctx.topics.deadletter) == []

@@ -6,8 +6,9 @@ Usage::
     call = partial(ctx.blocking, ctx.pipeline.verify_each)
     checked = await queue.verify(tasks, llm_s=0.0, call=call, calls=2)   # from each record's handler
 
-A claim record holds one claim's tasks: verified alone, its verifier pass holds three pairs, and each
-record costs a hand-off to a pipeline thread. Under a burst the worker has `kafka.verification_concurrency`
+A claim record holds up to `kafka.claims_per_record` claims of one answer (one each before claim.v2):
+verified alone, a one-claim record's verifier pass holds three pairs, and each record costs a
+hand-off to a pipeline thread. Under a burst the worker has `kafka.verification_concurrency`
 records in flight but only `kafka.verification_calls` calls running; the records that come in while the
 calls run wait here, and the next call takes all of them (`Pipeline.verify_each`), so a burst gets the
 batch CLI's batches. Nothing waits on purpose: a record that finds a call free goes at once, so a lone

@@ -90,7 +90,9 @@ class GatherState:
     def put_verdicts(self, answer_id: str, checked: Checked) -> None:
         """Each claim's verdict under its own key; the record's ledger (what it cost) with its first.
 
-        So a replayed record overwrites its own keys and is never counted twice.
+        So a replayed record overwrites its own keys and is never counted twice. Not covered: the same
+        claims sent again grouped otherwise (`kafka.claims_per_record` changed while the answer was in
+        flight); then one record's cost can be counted twice in `stats` (the verdicts are still right).
         """
         for i, claim in enumerate(checked.claims):
             one = Checked(claims=(claim,), ledger=checked.ledger if i == 0 else Ledger())

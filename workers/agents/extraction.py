@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from workers.agents.context import AgentContext, emit_corrected, ingest_header, send_json
+from workers.agents.context import AgentContext, RecordTooLarge, emit_corrected, ingest_header, send_json
 from workers.agents.deadletter import send_dead_letter, with_retries
 from workers.agents.records import ClaimMessage, GatherKind, VerdictMessage
 from workers.errors import InvalidMessage
@@ -26,7 +26,7 @@ from workers.messages import Answer, ClaimTask, Corrected, Plan, Route, Stats
 from workers.pipeline import passthrough
 from workers.validate import parse_answer
 
-__all__ = ["claim_groups", "fail_open", "handle_answer", "send_claims"]
+__all__ = ["claim_groups", "claim_records", "fail_open", "handle_answer", "send_claims"]
 
 STAGE = "extraction"
 
@@ -72,8 +72,9 @@ async def _extract(ctx: AgentContext, answer: Answer, *, shadow: bool, ingest_ms
         )
         await emit_corrected(ctx, corrected, shadow=shadow, ingest_ms=ingest_ms, answer=answer)
         return
+    records = claim_records(ctx, plan, shadow=shadow, ingest_ms=ingest_ms)  # sized before anything goes
     await _send_plan(ctx, plan, shadow=shadow, ingest_ms=ingest_ms)
-    await send_claims(ctx, plan, shadow=shadow, ingest_ms=ingest_ms)
+    await _send_records(ctx, records, plan=plan, ingest_ms=ingest_ms)
 
 
 async def _send_plan(ctx: AgentContext, plan: Plan, *, shadow: bool, ingest_ms: int) -> None:
@@ -108,9 +109,20 @@ def _plan_message(ctx: AgentContext, plan: Plan, *, shadow: bool, ingest_ms: int
 
 async def send_claims(ctx: AgentContext, plan: Plan, *, shadow: bool, ingest_ms: int) -> None:
     """The plan's claims onto the claims topic, `kafka.claims_per_record` at most in one record."""
+    records = claim_records(ctx, plan, shadow=shadow, ingest_ms=ingest_ms)
+    await _send_records(ctx, records, plan=plan, ingest_ms=ingest_ms)
+
+
+def claim_records(ctx: AgentContext, plan: Plan, *, shadow: bool, ingest_ms: int) -> list[tuple[str, bytes]]:
+    """The claim.v2 records of `plan`, (key, value), all built and sized before any is sent.
+
+    RecordTooLarge for a claim too large alone, so an answer fails before its plan goes out (then it
+    is answered once, by `fail_open`, never also by the gather deadline).
+    """
+    records: list[tuple[str, bytes]] = []
     for tasks in claim_groups(plan.tasks, per=ctx.settings.kafka.claims_per_record):
-        await _send_group(ctx, plan, tasks, shadow=shadow, ingest_ms=ingest_ms)
-    ctx.counts["claims_sent"] += len(plan.tasks)
+        records += _sized(ctx, plan, tasks, shadow=shadow, ingest_ms=ingest_ms)
+    return records
 
 
 def claim_groups(tasks: Sequence[ClaimTask], *, per: int) -> list[tuple[ClaimTask, ...]]:
@@ -129,11 +141,11 @@ def claim_groups(tasks: Sequence[ClaimTask], *, per: int) -> list[tuple[ClaimTas
     return [tuple(tasks[a:b]) for a, b in pairwise(bounds)]
 
 
-async def _send_group(
+def _sized(
     ctx: AgentContext, plan: Plan, tasks: tuple[ClaimTask, ...], *, shadow: bool, ingest_ms: int
-) -> None:
-    answer = plan.answer
-    message = ClaimMessage(
+) -> list[tuple[str, bytes]]:
+    answer, limit = plan.answer, ctx.settings.kafka.max_record_bytes
+    value = ClaimMessage(
         answer_id=answer.id,
         tenant=answer.tenant,
         expected=len(plan.tasks),
@@ -141,23 +153,29 @@ async def _send_group(
         shadow=shadow,
         ingest_ms=ingest_ms,
         llm_s=plan.ledger.llm_s,
-    )
-    value = message.to_json()
-    if len(value) > ctx.settings.kafka.max_record_bytes and len(tasks) > 1:
-        # Too large together (long windows): halves, down to one claim a record as before.
-        half = len(tasks) // 2
-        for part in (tasks[:half], tasks[half:]):
-            await _send_group(ctx, plan, part, shadow=shadow, ingest_ms=ingest_ms)
-        return
-    await send_json(
-        ctx,
-        ctx.topics.claims,
-        key=f"{answer.id}/{tasks[0].claim.id}",
-        value=value,
-        schema=message.schema_version,
-        headers=ingest_header(ingest_ms),
-    )
-    ctx.counts["claim_records"] += 1
+    ).to_json()
+    if len(value) <= limit:
+        return [(f"{answer.id}/{tasks[0].claim.id}", value)]
+    if len(tasks) == 1:
+        raise RecordTooLarge(
+            f"claim {tasks[0].claim.id!r} of {answer.id!r} is {len(value)} bytes, over {limit}"
+        )
+    # Too large together (long windows): halves, down to one claim a record.
+    half = len(tasks) // 2
+    return [
+        *_sized(ctx, plan, tasks[:half], shadow=shadow, ingest_ms=ingest_ms),
+        *_sized(ctx, plan, tasks[half:], shadow=shadow, ingest_ms=ingest_ms),
+    ]
+
+
+async def _send_records(
+    ctx: AgentContext, records: Sequence[tuple[str, bytes]], *, plan: Plan, ingest_ms: int
+) -> None:
+    for key, value in records:
+        headers = ingest_header(ingest_ms)
+        await send_json(ctx, ctx.topics.claims, key=key, value=value, schema="claim.v2", headers=headers)
+    ctx.counts["claim_records"] += len(records)
+    ctx.counts["claims_sent"] += len(plan.tasks)
 
 
 async def fail_open(
