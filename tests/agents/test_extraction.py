@@ -13,7 +13,7 @@ from tests.agents.helpers import (
     make_ctx,
     settings_for,
 )
-from workers.agents.extraction import claim_groups, handle_answer, send_claims
+from workers.agents.extraction import claim_groups, claim_records, handle_answer
 from workers.agents.records import ClaimMessage, GatherKind, VerdictMessage
 from workers.messages import Corrected, DeadLetter, Document, Route, read_output
 
@@ -95,10 +95,10 @@ async def test_claims_too_large_for_one_record_together_go_in_smaller_records() 
     largest = max(len(r.value) for r in alone.on(probe.topics.claims))
     sink = ListSink()
     ctx = make_ctx(sink, claims_per_record=4, max_record_bytes=max(1024, largest + 50))
-    await send_claims(ctx, plan, shadow=False, ingest_ms=1)
-    claims = [ClaimMessage.from_json(r.value) for r in sink.on(ctx.topics.claims)]
+    records = claim_records(ctx, plan, shadow=False, ingest_ms=1)
+    claims = [ClaimMessage.from_json(value) for _, value in records]
     assert len(claims) >= 2 and [t for c in claims for t in c.tasks] == list(plan.tasks)
-    assert all(len(r.value) <= ctx.settings.kafka.max_record_bytes for r in sink.on(ctx.topics.claims))
+    assert all(len(value) <= ctx.settings.kafka.max_record_bytes for _, value in records)
 
 
 async def test_fast_path_answers_are_finished_by_extraction() -> None:

@@ -26,7 +26,7 @@ from workers.messages import Answer, ClaimTask, Corrected, Plan, Route, Stats
 from workers.pipeline import passthrough
 from workers.validate import parse_answer
 
-__all__ = ["claim_groups", "claim_records", "fail_open", "handle_answer", "send_claims"]
+__all__ = ["claim_groups", "claim_records", "fail_open", "handle_answer"]
 
 STAGE = "extraction"
 
@@ -105,12 +105,6 @@ def _plan_message(ctx: AgentContext, plan: Plan, *, shadow: bool, ingest_ms: int
         plan=plan,
         worker=ctx.worker,
     )
-
-
-async def send_claims(ctx: AgentContext, plan: Plan, *, shadow: bool, ingest_ms: int) -> None:
-    """The plan's claims onto the claims topic, `kafka.claims_per_record` at most in one record."""
-    records = claim_records(ctx, plan, shadow=shadow, ingest_ms=ingest_ms)
-    await _send_records(ctx, records, plan=plan, ingest_ms=ingest_ms)
 
 
 def claim_records(ctx: AgentContext, plan: Plan, *, shadow: bool, ingest_ms: int) -> list[tuple[str, bytes]]:
