@@ -405,3 +405,53 @@ def test_a_value_stated_only_off_topic_still_meets_the_window_that_contradicts_i
     result = _judge(claim, other, about)
     assert result.label is Judgement.CONTRADICT
     assert _apply(claim, result) == "Northwind's revenue rose 5% in 2023"
+
+
+def test_a_name_of_the_same_kind_in_the_same_role_is_the_fix() -> None:
+    claim = "The plant is located in Westchester County."
+    result = _judge(claim, "The plant is located in Nassau County.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "The plant is located in Nassau County."
+
+
+def test_a_name_of_another_kind_in_the_same_role_is_no_fix() -> None:
+    # A hamlet for a county: put in, the fix would say what the window does not.
+    result = _judge("The plant is located in Westchester County.", "The plant is located in Carle Place.")
+    assert result.label is not Judgement.CONTRADICT and not result.fixes
+    assert result.label is not Judgement.SUPPORT
+
+
+def test_a_negation_is_dropped_only_when_the_window_speaks_of_the_claims_subject() -> None:
+    window = (
+        "Adam Clayton Powell is a 1989 documentary film about the civil rights leader. The Saimaa "
+        "Gesture is a 1981 film by Finnish directors. It is a documentary of three Finnish rock groups."
+    )
+    other = _judge("Adam Clayton Powell is not about rock groups.", window)
+    assert other.label is Judgement.CONTRADICT and "negation" in other.reason and not other.fixes
+    claim = "Abraham Weinberg was not a suspect in the gangland slayings."
+    same = _judge(claim, "Abe Weinberg was a later suspect in the gangland slayings of Jack Diamond.")
+    assert _apply(claim, same) == "Abraham Weinberg was a suspect in the gangland slayings."
+
+
+def test_a_date_is_corrected_only_to_a_date_of_the_same_event() -> None:
+    born = _judge(
+        "The plaintiff in the civil suit Paul v. Clinton was born in 1968.",
+        "Paul v. Clinton was a civil suit filed in 2004 held in Los Angeles County Superior Court.",
+    )
+    assert born.label is not Judgement.CONTRADICT and not born.fixes
+    claim = "The company was founded in 1990."
+    assert _apply(claim, _judge(claim, "The company was founded in 1987 in Ohio.")) == (
+        "The company was founded in 1987."
+    )
+
+
+def test_a_time_of_day_is_read_whole_and_never_corrected_digit_by_digit() -> None:
+    window = "The crash on the A9 north of Berriedale happened at about 14:00 on Saturday."
+    same = _judge("The crash on the A9 north of Berriedale happened around 2:00 PM on Saturday.", window)
+    assert same.label is Judgement.SUPPORT and not same.fixes
+    claim = "The crash on the A9 north of Berriedale happened around 4 pm on Saturday."
+    other = _judge(claim, window)
+    assert other.label is Judgement.CONTRADICT
+    assert (
+        _apply(claim, other) == "The crash on the A9 north of Berriedale happened around 14:00 on Saturday."
+    )

@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import pytest
 
+from workers.stages.render import render_like
 from workers.stages.slots import (
     Slot,
     SlotKind,
     content_terms,
     extract_slots,
     polarity,
-    render_like,
     same_unit,
     stem,
     terms_match,

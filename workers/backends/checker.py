@@ -40,12 +40,12 @@ from workers.protocols import CheckResult
 from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
 from workers.stages.conditions import charge_clashes
 from workers.stages.guises import counts_alike, loosened, unpaired_if_counted_apart
+from workers.stages.render import render_like
 from workers.stages.roles import holder_named, role_clashes
 from workers.stages.slots import (
     Slot,
     SlotKind,
     polarity,
-    render_like,
     terms_match,
     values_match,
 )
@@ -346,9 +346,20 @@ def _polarity_conflict(
     if polarity(mine) == polarity(theirs):
         return []
     if mine:
-        fix = _negation_fix(claim.text, mine[0]) if len(mine) == 1 else None
+        # Dropping the "not" states the positive of the claim's subject: only when the window names it.
+        named = _names_subject(claim, ev.text[segment[0] : segment[1]])
+        fix = _negation_fix(claim.text, mine[0]) if len(mine) == 1 and named else None
         return [_Conflict(f"negation: claim says {mine[0].text!r}, evidence does not", 0.7, fix)]
     return [_Conflict(f"negation: evidence says {theirs[0].text!r}, claim does not", 0.7)]
+
+
+def _names_subject(claim: Parsed, segment: str) -> bool:
+    """Whether `segment` names what the claim is about, by one word of its name ("Abe Weinberg" for
+    "Abraham Weinberg"), or the claim names nothing there. "X is not about rock groups" is not made
+    "X is about rock groups" by "It is a documentary of rock groups", said of another film."""
+    names = [s.text for s in claim.values if s.kind is SlotKind.ENTITY and claim.in_subject(s)]
+    words = {w.lower() for name in names for w in re.findall(r"[^\W\d_]{3,}", name) if w[0].isupper()}
+    return not words or any(re.search(rf"\b{re.escape(w)}\b", segment, re.IGNORECASE) for w in words)
 
 
 def _negation_fix(text: str, slot: Slot) -> SlotFix | None:

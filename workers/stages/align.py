@@ -21,6 +21,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from workers.stages._text import DETERMINERS, is_verb, wordset
+from workers.stages.kinds import same_kind
 from workers.stages.slots import Slot, SlotKind, extract_slots, same_unit, values_match
 from workers.stages.terms import Term, content_terms, terms_match
 
@@ -28,6 +29,7 @@ __all__ = ["DIRECTION", "KEYS", "UP", "Pair", "Parsed", "covered", "is_comparati
 
 _VALUES = frozenset({SlotKind.FIGURE, SlotKind.PERCENT, SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
 KEYS = frozenset({SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
+_WHEN = frozenset({SlotKind.DATE, SlotKind.YEAR})
 # Pairing scores: the same value beats a slightly better context; a figure bound to the same date or
 # name ("$4.2 bn in 2023") beats the same value bound to another one; a name after the same word
 # ("in London" / "in New York City") beats one with more shared words around it.
@@ -103,6 +105,16 @@ class Parsed:
             words = [t for t in self.terms if lo <= t.start < hi and not _inside(t, [slot])]
         before = [t.stem for t in words if t.end <= slot.start][-n:]
         return before + [t.stem for t in words if t.start >= slot.end][:n]
+
+    def event_word(self, slot: Slot) -> str | None:
+        """The content word closest before `slot` in its clause, other slots' words left out."""
+        lo = self.segment_of(slot.start)[0]
+        before = [
+            t.stem
+            for t in self.terms
+            if lo <= t.start and t.end <= slot.start and not _inside(t, self.values)
+        ]
+        return before[-1] if before else None
 
     def noun_after(self, slot: Slot) -> str | None:
         """The word right after a figure: what it counts ("1,200 patients")."""
@@ -186,6 +198,10 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         score = context + _EQUAL_BONUS * equal + _BOUND_BONUS * tied + _ANCHOR_BONUS * anchored
         swappable = same_unit(slot, e) and (slot.kind is not SlotKind.ENTITY or anchored)
         swappable = swappable and not (slot.kind is SlotKind.ENTITY and claim.in_subject(slot))
+        # A county is not corrected to a hamlet's name: a name replaces only a name of its kind.
+        swappable = swappable and (slot.kind is not SlotKind.ENTITY or same_kind(slot.text, e.text))
+        # "born in 1968" is not corrected to the year a lawsuit was filed: a date of the same event only.
+        swappable = swappable and (slot.kind not in _WHEN or _same_event(claim, slot, ev, e))
         scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable)))
     return sorted(scored, key=lambda sp: -sp[0])
 
@@ -204,6 +220,13 @@ def _rivals(claim: Parsed, ev: Parsed, slot: Slot) -> list[Slot]:
 def _same_anchor(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
     mine = claim.anchor(slot)
     return mine is not None and mine == ev.anchor(other)
+
+
+def _same_event(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
+    """Whether the word that ties the claim's date to its event ("born", "founded") is near the
+    window's date too; a date with no such word before it in its clause is left to the other checks."""
+    event = claim.event_word(slot)
+    return event is None or any(terms_match(event, w) for w in ev.near(other))
 
 
 def _named_in(claim: Parsed, name: Slot) -> bool:

@@ -9,7 +9,7 @@ Usage::
     slots = extract_slots("Revenue was $4.2 bn in 2023.")
     [(s.kind, s.value) for s in slots]          # [(FIGURE, "4200000000 USD"), (YEAR, "2023")]
     values_match(slots[0], other)               # True / False, None when not comparable
-    render_like(slots[0], other)                # the other value written like "$4.2 bn": "$3.9 bn"
+    # stages.render.render_like(slots[0], other): the other value written like "$4.2 bn": "$3.9 bn"
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+
+from workers.stages.clock import CLOCK, clock_times
 
 # Re-exported: content words were split out of this module and are still imported from here.
 from workers.stages.terms import Term, content_terms, stem, terms_match
@@ -31,7 +33,6 @@ __all__ = [
     "content_terms",
     "extract_slots",
     "polarity",
-    "render_like",
     "same_unit",
     "stem",
     "terms_match",
@@ -221,7 +222,7 @@ def extract_slots(text: str) -> tuple[Slot, ...]:
     """Every slot in `text`, by position; figures never overlap dates, entities overlap neither."""
     taken: list[Slot] = []
     used = bytearray(len(text))
-    for finder in (_dates, _figures, _entities, _negations, _quantifiers):
+    for finder in (_dates, _clocks, _figures, _entities, _negations, _quantifiers):
         for slot in finder(text):
             if not any(used[slot.start : slot.end]):
                 taken.append(slot)
@@ -266,6 +267,18 @@ def _when_value(when: When) -> str:
     parts = [f"{when.year:04d}" if when.year is not None else "????"]
     parts += [f"{p:02d}" for p in (when.month, when.day) if p is not None]
     return "-".join(parts)
+
+
+def _clocks(text: str) -> list[Slot]:
+    """Times of day, one figure each in minutes after midnight (`stages.clock`)."""
+    return [
+        Slot(SlotKind.FIGURE, t.value, t.start, t.end, text[t.start : t.end], figure=_clock_figure(t.minutes))
+        for t in clock_times(text)
+    ]
+
+
+def _clock_figure(minutes: int) -> Figure:
+    return Figure(float(minutes), CLOCK, 0, 1.0, "", "", False)
 
 
 def _figures(text: str) -> list[Slot]:
@@ -463,49 +476,3 @@ def _entities_match(a: str, b: str) -> bool:
 
 def _initials(name: str) -> str:
     return "".join(w[0] for w in name.split() if w not in _CONNECTORS and w != "the")
-
-
-def render_like(claim: Slot, evidence: Slot) -> str:
-    """The evidence value in the claim's style where possible: "$4.2 bn" + "3.9 billion" -> "$3.9 bn"."""
-    if claim.figure is not None and evidence.figure is not None:
-        text = _render_figure(claim.figure, evidence.figure) or evidence.text
-        return text.capitalize() if claim.figure.spelled and claim.text[:1].isupper() else text
-    if claim.when is not None and evidence.when is not None:
-        return _render_when(claim.when, evidence.when) or evidence.text
-    if claim.kind is SlotKind.QUANTIFIER and claim.text[:1].isupper():
-        return evidence.text[:1].upper() + evidence.text[1:]
-    return evidence.text
-
-
-def _render_figure(claim: Figure, evidence: Figure) -> str | None:
-    fc, fe = _UNIT_INFO.get(claim.unit or ""), _UNIT_INFO.get(evidence.unit or "")
-    if fc and fe and (fc[0] != fe[0] or (fc[0] == "currency" and claim.unit != evidence.unit)):
-        return None
-    factor = fe[1] / fc[1] if fc and fe else 1.0
-    value = evidence.number * factor / claim.scale
-    fits = (
-        d for d in range(claim.decimals, max(claim.decimals, 3) + 1) if abs(round(value, d) - value) < 1e-9
-    )
-    decimals = next(fits, None)
-    # "$0.35 bn" for "350 million" reads worse than the evidence's own words.
-    if decimals is None or (claim.scale > 1 and value < 1):
-        return None
-    if claim.spelled and value in _COUNT_WORDS.values():
-        return _WORD_NAMES[int(value)]
-    digits = f"{value:,.{decimals}f}" if claim.grouped else f"{value:.{decimals}f}"
-    return claim.prefix + digits + claim.suffix
-
-
-def _render_when(claim: When, evidence: When) -> str | None:
-    y, m, d = evidence.year, evidence.month, evidence.day
-    month = _MONTHS[m - 1].capitalize() if m else ""
-    formats = {
-        "mdy": (f"{month} {d}, {y}", (y, m, d)),
-        "dmy": (f"{d} {month} {y}", (y, m, d)),
-        "iso": (f"{y or 0:04d}-{m or 0:02d}-{d or 0:02d}", (y, m, d)),
-        "my": (f"{month} {y}", (y, m)),
-        "md": (f"{month} {d}", (m, d)),
-        "y": (f"{y}", (y,)),
-    }
-    text, needed = formats[claim.style]
-    return text if None not in needed else None

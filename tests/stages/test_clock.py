@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+import pytest
+
+from workers.stages.clock import CLOCK, clock_times
+from workers.stages.render import render_like
+from workers.stages.slots import SlotKind, extract_slots, values_match
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("around 2:00 PM.", "14:00"),
+        ("at 2 pm, resulting", "14:00"),
+        ("at 14:00 on Sunday", "14:00"),
+        ("starts at 9.30am.", "09:30"),
+        ("by 12 a.m. sharp", "00:00"),
+        ("at 12:15 p.m.", "12:15"),
+    ],
+)
+def test_a_time_of_day_is_one_value(text: str, value: str) -> None:
+    [time] = clock_times(text)
+    assert time.value == value
+    assert text[time.start : time.end].rstrip(".") in text  # the span is the time, not the full stop
+    [slot] = [s for s in extract_slots(text) if s.kind is SlotKind.FIGURE]
+    assert slot.figure is not None and slot.figure.unit == CLOCK and slot.value == value
+
+
+def test_the_same_time_written_two_ways_matches_and_another_time_does_not() -> None:
+    [pm], [h24], [other] = (extract_slots(t) for t in ("at 2:00 PM", "at 14:00", "at 3 pm"))
+    assert values_match(pm, h24) and not values_match(pm, other)
+    assert render_like(other, h24) == "14:00"  # a fix writes the window's time as the window does
+
+
+def test_no_time_in_ratios_scores_or_plain_figures() -> None:
+    assert clock_times("a 3:1 ratio, a 2-1 win, 5 metres and 40 pounds") == []
+    assert [s.text for s in extract_slots("Revenue rose 12% in 2023.")] == ["12%", "2023"]

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import pytest
+
+from workers.stages.kinds import head, same_kind
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Westchester County", "county"),
+        ("Rhode Island", "island"),
+        ("the South American Championships", "championship"),
+        ("the University of Texas", "university"),
+        ("Bank of England", "bank"),
+        ("Paris", None),
+        ("United States", None),
+        ("", None),
+    ],
+)
+def test_the_word_that_says_a_names_kind(name: str, kind: str | None) -> None:
+    assert head(name) == kind
+
+
+def test_names_of_one_kind_may_replace_each_other() -> None:
+    assert same_kind("Westchester County", "Nassau County")
+    assert same_kind("the University of Texas", "Harvard University")
+    assert same_kind("Paris", "Lyon")
+
+
+def test_a_name_of_another_kind_is_no_replacement() -> None:
+    assert not same_kind("Westchester County", "Carle Place")
+    assert not same_kind("Eastham", "Rhode Island")
+    assert not same_kind("the South American Championships", "the São Paulo")
