@@ -35,3 +35,23 @@ def test_the_same_time_written_two_ways_matches_and_another_time_does_not() -> N
 def test_no_time_in_ratios_scores_or_plain_figures() -> None:
     assert clock_times("a 3:1 ratio, a 2-1 win, 5 metres and 40 pounds") == []
     assert [s.text for s in extract_slots("Revenue rose 12% in 2023.")] == ["12%", "2023"]
+
+
+def test_an_hour_without_am_or_pm_is_either_half_of_the_day() -> None:
+    [h12], [pm], [other] = (extract_slots(t) for t in ("at 2:30", "at 14:30", "at 15:30"))
+    assert values_match(h12, pm) and not values_match(h12, other)
+    [bare], [nine] = extract_slots("from 9 to"), extract_slots("from 9 am")
+    assert values_match(bare, nine)
+
+
+def test_a_time_is_no_value_of_a_count_or_a_price() -> None:
+    [time], [count] = extract_slots("at 12:10 am"), extract_slots("10 towns")
+    assert values_match(time, count) is None
+    assert clock_times("Rent is £2.5 pm, or 3.5 pm a week") == []
+    assert clock_times("a lap of 3:45.2 and a run of 1:00:00") == []
+
+
+def test_a_sentence_ending_in_am_keeps_its_full_stop() -> None:
+    text = "It happened at 3 a.m."
+    [time] = clock_times(text)
+    assert text[time.start : time.end] == "3 a.m" and time.value == "03:00"

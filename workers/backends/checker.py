@@ -354,11 +354,13 @@ def _polarity_conflict(
 
 
 def _names_subject(claim: Parsed, segment: str) -> bool:
-    """Whether `segment` names what the claim is about, by one word of its name ("Abe Weinberg" for
-    "Abraham Weinberg"), or the claim names nothing there. "X is not about rock groups" is not made
-    "X is about rock groups" by "It is a documentary of rock groups", said of another film."""
+    """Whether `segment` names what the claim is about, by the last word of its name ("Abe Weinberg"
+    for "Abraham Weinberg"; a pronoun does not count), or the claim names nothing there. "X is not
+    about rock groups" is not made "X is about rock groups" by "It is a documentary of rock groups",
+    said of another film."""
     names = [s.text for s in claim.values if s.kind is SlotKind.ENTITY and claim.in_subject(s)]
-    words = {w.lower() for name in names for w in re.findall(r"[^\W\d_]{3,}", name) if w[0].isupper()}
+    # The last word of a name is the one a window repeats ("Weinberg"), not its first ("United").
+    words = {found[-1].lower() for name in names if (found := re.findall(r"[^\W\d_]{3,}", name))}
     return not words or any(re.search(rf"\b{re.escape(w)}\b", segment, re.IGNORECASE) for w in words)
 
 

@@ -20,10 +20,10 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from workers.stages._text import DETERMINERS, is_verb, wordset
+from workers.stages._text import AUX, DETERMINERS, is_verb, wordset
 from workers.stages.kinds import same_kind
 from workers.stages.slots import Slot, SlotKind, extract_slots, same_unit, values_match
-from workers.stages.terms import Term, content_terms, terms_match
+from workers.stages.terms import Term, content_terms, stem, terms_match
 
 __all__ = ["DIRECTION", "KEYS", "UP", "Pair", "Parsed", "covered", "is_comparative", "pair_slots"]
 
@@ -107,14 +107,17 @@ class Parsed:
         return before + [t.stem for t in words if t.start >= slot.end][:n]
 
     def event_word(self, slot: Slot) -> str | None:
-        """The content word closest before `slot` in its clause, other slots' words left out."""
+        """The verb closest before `slot` in its clause ("joined" of "joined the company in 1990"),
+        auxiliaries left out; None when the clause has none before it."""
         lo = self.segment_of(slot.start)[0]
-        before = [
-            t.stem
-            for t in self.terms
-            if lo <= t.start and t.end <= slot.start and not _inside(t, self.values)
+        ws = [t.group(0) for t in _TOKEN.finditer(self.text, lo, slot.start)]
+        # A participle after an auxiliary ("was born", "has grown") is the event too.
+        verbs = [
+            w
+            for i, w in enumerate(ws)
+            if w.lower() not in AUX and (is_verb(ws, i) or (i > 0 and ws[i - 1].lower() in AUX))
         ]
-        return before[-1] if before else None
+        return stem(verbs[-1].lower()) if verbs else None
 
     def noun_after(self, slot: Slot) -> str | None:
         """The word right after a figure: what it counts ("1,200 patients")."""

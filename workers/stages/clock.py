@@ -3,12 +3,15 @@
 Read digit by digit, "around 2:00 PM" held the figures 2 and 00, and "at 14:00" the figures 14 and
 00: the rule checks then corrected a summary's "2:00 PM" to "14:00 PM" (three edits away from the
 correct text on FaithBench `train`). As one value, "2:00 PM", "2 pm" and "14:00" are the same time,
-and a different time is corrected to the window's time as the window writes it (`stages.slots`).
+and a different time is corrected to the window's time as the window writes it (`stages.render`).
+"at 2:00", with no am or pm and an hour up to 12, is either half of the day; a bare "9" ("from 9 to
+5 pm") is the same time as "9 am" or "9 pm" and no other value of one.
 
 Usage::
 
     [t] = clock_times("The crash happened around 2:00 PM.")
     t.minutes  # 840
+    same_time(CLOCK, 840, CLOCK, 840)  # True
 """
 
 from __future__ import annotations
@@ -16,12 +19,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["CLOCK", "ClockTime", "clock_times"]
+__all__ = ["CLOCK", "CLOCKS", "CLOCK_EITHER_HALF", "ClockTime", "clock_times", "same_time"]
 
 CLOCK = "clock"  # the unit of a time of day, in minutes after midnight
+CLOCK_EITHER_HALF = "clock-12h"  # "2:00" with no am or pm: this or twelve hours later
+CLOCKS = frozenset({CLOCK, CLOCK_EITHER_HALF})
+_DAY, _HALF = 24 * 60, 12 * 60
+# Not after a digit, a decimal point, a colon or a currency sign: "£2.5 pm" is rent, "1:00:00" a duration.
+_START = r"(?<![\w.,:£$€])"
 _TIME = re.compile(
-    r"\b(?P<h>1[0-2]|0?[1-9])(?:[:.](?P<m>[0-5]\d))?\s?(?P<half>[ap])(?:\.m\.|m\b)"
-    r"|\b(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)\b",
+    rf"{_START}(?P<h>1[0-2]|0?[1-9])(?:[:.](?P<m>[0-5]\d))?\s?(?P<half>[ap])\.?m\b"
+    rf"|{_START}(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)\b(?![.:]\d)",
     re.IGNORECASE,
 )
 
@@ -31,6 +39,7 @@ class ClockTime:
     start: int
     end: int
     minutes: int
+    either_half: bool = False
 
     @property
     def value(self) -> str:
@@ -40,11 +49,24 @@ class ClockTime:
 
 def clock_times(text: str) -> list[ClockTime]:
     """Every time of day in `text`, in order."""
-    return [ClockTime(m.start(), m.end(), _minutes(m)) for m in _TIME.finditer(text)]
+    return [_time(m) for m in _TIME.finditer(text)]
 
 
-def _minutes(m: re.Match[str]) -> int:
+def same_time(unit_a: str | None, a: float, unit_b: str | None, b: float) -> bool | None:
+    """Whether two values, at least one a time of day (`CLOCKS`), are the same time; None when they
+    cannot be compared (a time and any value but a bare hour)."""
+    if unit_a in CLOCKS and unit_b in CLOCKS:
+        either = CLOCK_EITHER_HALF in (unit_a, unit_b)
+        return (a - b) % _HALF == 0 if either else a == b
+    clock, other = (a, b) if unit_a in CLOCKS else (b, a)
+    if (unit_b if unit_a in CLOCKS else unit_a) is None and other == int(other) and 0 <= other <= 24:
+        return True if (clock - other * 60) % _HALF == 0 else None  # "from 9" is "9 am" or "9 pm"
+    return None
+
+
+def _time(m: re.Match[str]) -> ClockTime:
     if m.group("half"):
         hour = int(m.group("h")) % 12 + (12 if m.group("half").lower() == "p" else 0)
-        return hour * 60 + int(m.group("m") or 0)
-    return int(m.group("h24")) * 60 + int(m.group("m24"))
+        return ClockTime(m.start(), m.end(), hour * 60 + int(m.group("m") or 0))
+    hour, minute = int(m.group("h24")), int(m.group("m24"))
+    return ClockTime(m.start(), m.end(), (hour * 60 + minute) % _DAY, either_half=1 <= hour <= 12)

@@ -16,6 +16,7 @@ import re
 from dataclasses import replace
 
 from workers.stages.align import Pair, Parsed, covered
+from workers.stages.clock import CLOCKS
 from workers.stages.slots import NUMBER_WORDS, Slot, SlotKind, content_terms, terms_match
 
 __all__ = ["counts_alike", "loosened", "unpaired_if_counted_apart"]
@@ -68,9 +69,9 @@ def _alike(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
 def _number(slot: Slot) -> tuple[float, str | None] | None:
     if slot.kind is SlotKind.YEAR and slot.when is not None and slot.when.year is not None:
         return float(slot.when.year), None
-    if slot.kind is SlotKind.FIGURE and slot.figure is not None:
+    if slot.kind is SlotKind.FIGURE and slot.figure is not None and slot.figure.unit not in CLOCKS:
         return slot.figure.number, slot.figure.unit
-    return None
+    return None  # a time of day is minutes after midnight, no number in another guise
 
 
 def _same_number(slot: Slot, other: Slot, claim: Parsed, ev: Parsed) -> bool:

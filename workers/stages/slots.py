@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from workers.stages.clock import CLOCK, clock_times
+from workers.stages.clock import CLOCK, CLOCK_EITHER_HALF, CLOCKS, ClockTime, clock_times, same_time
 
 # Re-exported: content words were split out of this module and are still imported from here.
 from workers.stages.terms import Term, content_terms, stem, terms_match
@@ -271,14 +271,13 @@ def _when_value(when: When) -> str:
 
 def _clocks(text: str) -> list[Slot]:
     """Times of day, one figure each in minutes after midnight (`stages.clock`)."""
-    return [
-        Slot(SlotKind.FIGURE, t.value, t.start, t.end, text[t.start : t.end], figure=_clock_figure(t.minutes))
-        for t in clock_times(text)
-    ]
+    return [_clock_slot(text, t) for t in clock_times(text)]
 
 
-def _clock_figure(minutes: int) -> Figure:
-    return Figure(float(minutes), CLOCK, 0, 1.0, "", "", False)
+def _clock_slot(text: str, t: ClockTime) -> Slot:
+    unit = CLOCK_EITHER_HALF if t.either_half else CLOCK
+    figure = Figure(float(t.minutes), unit, 0, 1.0, "", "", False)
+    return Slot(SlotKind.FIGURE, t.value, t.start, t.end, text[t.start : t.end], figure=figure)
 
 
 def _figures(text: str) -> list[Slot]:
@@ -430,6 +429,8 @@ def values_match(a: Slot, b: Slot) -> bool | None:
     """
     if a.when is not None and b.when is not None:
         return _when_match(a.when, b.when)
+    if a.figure is not None and b.figure is not None and CLOCKS & {a.figure.unit, b.figure.unit}:
+        return same_time(a.figure.unit, a.figure.number, b.figure.unit, b.figure.number)
     if a.figure is not None and b.figure is not None and a.kind is b.kind:
         return _figures_match(a.figure, b.figure)
     if a.kind is not b.kind:
