@@ -10,6 +10,7 @@ import orjson
 import pytest
 from pydantic import ValidationError
 
+from tests.schema_check import schema_ok
 from workers.errors import InvalidMessage
 from workers.messages import (
     Action,
@@ -55,14 +56,6 @@ INVALID_ANSWERS: list[dict[str, Any]] = [
 ]
 
 
-def _schema_ok(name: str, obj: object) -> bool:
-    try:
-        jsonschema.Draft202012Validator(load_schema(name)).validate(obj)
-    except jsonschema.ValidationError:
-        return False
-    return True
-
-
 def _model_ok(model: type[Answer] | type[Corrected] | type[DeadLetter], obj: object) -> bool:
     try:
         model.model_validate(obj)
@@ -80,13 +73,13 @@ def test_schemas_are_valid_draft_2020_12(name: str) -> None:
 
 @pytest.mark.parametrize("obj", VALID_ANSWERS)
 def test_valid_answers_pass_schema_and_model(obj: dict[str, Any]) -> None:
-    assert _schema_ok("answer.v1", obj)
+    assert schema_ok("answer.v1", obj)
     assert _model_ok(Answer, obj)
 
 
 @pytest.mark.parametrize("obj", INVALID_ANSWERS)
 def test_invalid_answers_fail_schema_and_model(obj: dict[str, Any]) -> None:
-    assert not _schema_ok("answer.v1", obj)
+    assert not schema_ok("answer.v1", obj)
     assert not _model_ok(Answer, obj)
 
 
@@ -113,7 +106,7 @@ def _corrected() -> Corrected:
 
 def test_model_output_validates_against_schema() -> None:
     out = orjson.loads(_corrected().to_json())
-    assert _schema_ok("corrected.v1", out)
+    assert schema_ok("corrected.v1", out)
     assert Corrected.from_json(_corrected().to_json()) == _corrected()
 
 
@@ -133,7 +126,7 @@ def test_bad_corrected_fails_both(path: tuple[Any, ...], value: object) -> None:
     for key in path[:-1]:
         node = node[key]
     node[path[-1]] = value
-    assert not _schema_ok("corrected.v1", obj)
+    assert not schema_ok("corrected.v1", obj)
     assert not _model_ok(Corrected, obj)
 
 
@@ -146,9 +139,9 @@ def test_never_nan() -> None:
 
 def test_deadletter_round_trip_validates() -> None:
     record = DeadLetter(reason="bad", kind="schema", stage="parse", original="{}", line=3, original_size=2)
-    assert _schema_ok("deadletter.v1", orjson.loads(record.to_json()))
+    assert schema_ok("deadletter.v1", orjson.loads(record.to_json()))
     bad = orjson.loads(record.to_json()) | {"original_encoding": "latin-1"}
-    assert not _schema_ok("deadletter.v1", bad)
+    assert not schema_ok("deadletter.v1", bad)
     assert not _model_ok(DeadLetter, bad)
 
 

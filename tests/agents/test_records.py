@@ -10,19 +10,12 @@ import pytest
 from pydantic import ValidationError
 
 from tests.agents.helpers import ListSink, answer_bytes, make_ctx
+from tests.schema_check import schema_ok
 from workers.agents.correction import send_tick
 from workers.agents.extraction import handle_answer
 from workers.agents.records import STREAM_SCHEMA_VERSIONS, ClaimMessage, VerdictMessage
 from workers.agents.verification import handle_claim
 from workers.resources import load_schema
-
-
-def _valid(name: str, obj: object) -> bool:
-    try:
-        jsonschema.Draft202012Validator(load_schema(name)).validate(obj)
-    except jsonschema.ValidationError:
-        return False
-    return True
 
 
 async def _sent() -> tuple[list[Any], list[Any]]:
@@ -45,9 +38,9 @@ def test_schemas_are_valid_draft_2020_12(name: str) -> None:
 
 async def test_every_message_the_agents_send_matches_its_schema() -> None:
     claims, verdicts = await _sent()
-    assert claims and all(_valid("claim.v2", c) for c in claims)
+    assert claims and all(schema_ok("claim.v2", c) for c in claims)
     assert {v["kind"] for v in verdicts} == {"plan", "verdict", "tick"}
-    assert all(_valid("verdict.v2", v) for v in verdicts)
+    assert all(schema_ok("verdict.v2", v) for v in verdicts)
 
 
 async def test_schema_and_model_reject_the_same_broken_messages() -> None:
@@ -67,7 +60,7 @@ async def test_schema_and_model_reject_the_same_broken_messages() -> None:
     ]
     for name, obj in broken:
         model = ClaimMessage if name == "claim.v2" else VerdictMessage
-        assert not _valid(name, obj), obj
+        assert not schema_ok(name, obj), obj
         with pytest.raises(ValidationError):
             model.model_validate(obj)
 

@@ -55,12 +55,13 @@ def clock_times(text: str) -> list[ClockTime]:
 def same_time(unit_a: str | None, a: float, unit_b: str | None, b: float) -> bool | None:
     """Whether two values, at least one a time of day (`CLOCKS`), are the same time; None when they
     cannot be compared (a time and any value but a bare hour)."""
-    if unit_a in CLOCKS and unit_b in CLOCKS:
+    if unit_a not in CLOCKS:
+        return same_time(unit_b, b, unit_a, a) if unit_b in CLOCKS else None
+    if unit_b in CLOCKS:
         either = CLOCK_EITHER_HALF in (unit_a, unit_b)
         return (a - b) % _HALF == 0 if either else a == b
-    clock, other = (a, b) if unit_a in CLOCKS else (b, a)
-    if (unit_b if unit_a in CLOCKS else unit_a) is None and other == int(other) and 0 <= other <= 24:
-        return True if (clock - other * 60) % _HALF == 0 else None  # "from 9" is "9 am" or "9 pm"
+    if unit_b is None and b == int(b) and 0 <= b <= 24:
+        return True if (a - b * 60) % _HALF == 0 else None  # "from 9" is "9 am" or "9 pm"
     return None
 
 

@@ -33,7 +33,6 @@ _HEADS = wordset(
     "party airport stadium arena league club council committee agency department ministry "
     "corporation company magazine newspaper hospital museum cathedral station"
 )
-_PLURAL = "s"
 
 
 def head(name: str) -> str | None:
@@ -43,7 +42,7 @@ def head(name: str) -> str | None:
         return None
     lower = [w.lower().strip(".,'’") for w in words]
     word = lower[lower.index("of") - 1] if "of" in lower[1:] else lower[-1]
-    if word.endswith(_PLURAL) and word[:-1] in _HEADS:
+    if word.endswith("s") and word[:-1] in _HEADS:  # "Championships"
         word = word[:-1]
     return word if word in _HEADS else None
 
