@@ -193,6 +193,7 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
     around = claim.near(slot)
     key = claim.key_near(slot) if slot.kind not in KEYS else None
     rivals = _rivals(claim, ev, slot)
+    event = claim.event_word(slot) if slot.kind in _WHEN else None
     scored = []
     for e in rivals:
         context, equal = covered(around, ev.near(e)), bool(values_match(slot, e))
@@ -204,7 +205,7 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         # A county is not corrected to a hamlet's name: a name replaces only a name of its kind.
         swappable = swappable and (slot.kind is not SlotKind.ENTITY or same_kind(slot.text, e.text))
         # "born in 1968" is not corrected to the year a lawsuit was filed: a date of the same event only.
-        swappable = swappable and (slot.kind not in _WHEN or _same_event(claim, slot, ev, e))
+        swappable = swappable and (event is None or _same_event(event, ev, e))
         scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable)))
     return sorted(scored, key=lambda sp: -sp[0])
 
@@ -225,11 +226,10 @@ def _same_anchor(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
     return mine is not None and mine == ev.anchor(other)
 
 
-def _same_event(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
-    """Whether the word that ties the claim's date to its event ("born", "founded") is near the
-    window's date too; a date with no such word before it in its clause is left to the other checks."""
-    event = claim.event_word(slot)
-    return event is None or any(terms_match(event, w) for w in ev.near(other))
+def _same_event(event: str, ev: Parsed, other: Slot) -> bool:
+    """Whether the claim's event word for its date ("born", "founded": `Parsed.event_word`) is near
+    the window's date too; a date with no such word is left to the other checks."""
+    return any(terms_match(event, w) for w in ev.near(other))
 
 
 def _named_in(claim: Parsed, name: Slot) -> bool:
