@@ -37,6 +37,14 @@ def test_no_time_in_ratios_scores_or_plain_figures() -> None:
     assert [s.text for s in extract_slots("Revenue rose 12% in 2023.")] == ["12%", "2023"]
 
 
+def test_no_time_in_references_or_proportions() -> None:
+    text = "As John 3:16 says, Article 2:10 applies; a 1:10 scale and odds of 1:20 odds."
+    assert clock_times(text) == []
+    # A day, a month or a preposition before it keeps it a time; so does am or pm after any word.
+    times = clock_times("on Monday 14:00, At 9:30, John 3:16 pm")
+    assert [t.value for t in times] == ["14:00", "09:30", "15:16"]
+
+
 def test_an_hour_without_am_or_pm_is_either_half_of_the_day() -> None:
     [h12], [pm], [other] = (extract_slots(t) for t in ("at 2:30", "at 14:30", "at 15:30"))
     assert values_match(h12, pm) and not values_match(h12, other)

@@ -5,7 +5,9 @@ Read digit by digit, "around 2:00 PM" held the figures 2 and 00, and "at 14:00" 
 correct text on FaithBench `train`). As one value, "2:00 PM", "2 pm" and "14:00" are the same time,
 and a different time is corrected to the window's time as the window writes it (`stages.render`).
 "at 2:00", with no am or pm and an hour up to 12, is either half of the day; a bare "9" ("from 9 to
-5 pm") is the same time as "9 am" or "9 pm" and no other value of one.
+5 pm") is the same time as "9 am" or "9 pm" and no other value of one. Without am or pm, "3:16" is not
+a time after a capitalised word other than a day or month ("John 3:16", "Article 2:10": a reference),
+nor before "ratio", "scale" or "odds" ("a 1:10 scale").
 
 Usage::
 
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from workers.stages._text import wordset
 
 __all__ = ["CLOCK", "CLOCKS", "CLOCK_EITHER_HALF", "ClockTime", "clock_times", "same_time"]
 
@@ -32,6 +36,15 @@ _TIME = re.compile(
     rf"|{_START}(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)\b(?![.:]\d)",
     re.IGNORECASE,
 )
+
+
+# A capitalised word right before "3:16" makes it a reference; a day or a month keeps it a time.
+_CAPITALISED = re.compile(r"\b([A-Z][a-z]+)\.?\s+\Z")
+_CALENDAR = wordset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december today tonight yesterday tomorrow at by from until"
+)
+_PROPORTION = re.compile(r"\s*(?:ratio|scale|odds|dilution|mix)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +62,15 @@ class ClockTime:
 
 def clock_times(text: str) -> list[ClockTime]:
     """Every time of day in `text`, in order."""
-    return [_time(m) for m in _TIME.finditer(text)]
+    return [_time(m) for m in _TIME.finditer(text) if m.group("half") or not _not_a_time(text, m)]
+
+
+def _not_a_time(text: str, m: re.Match[str]) -> bool:
+    """Whether an "h:mm" with no am or pm is a reference ("John 3:16") or a proportion ("1:10 scale")."""
+    before = _CAPITALISED.search(text, max(0, m.start() - 24), m.start())
+    if before is not None and before.group(1).lower() not in _CALENDAR:
+        return True
+    return _PROPORTION.match(text, m.end()) is not None
 
 
 def same_time(unit_a: str | None, a: float, unit_b: str | None, b: float) -> bool | None:
