@@ -185,6 +185,19 @@ def test_conversational_and_procedural_sentences_are_not_claims(text: str) -> No
     assert extract_claims(text) == []
 
 
+def test_a_sentence_about_the_source_is_a_claim_only_when_it_names_or_states_something() -> None:
+    text = (
+        "The passage describes the casting. This summary covers the main individuals mentioned. "
+        "The document discusses several repayment options. The passage describes two people named "
+        "Tim Roth. The article mentions that the teams play again tonight. The text is about 3 dogs."
+    )
+    assert texts(extract_claims(text)) == [
+        "The passage describes two people named Tim Roth",
+        "The article mentions that the teams play again tonight",
+        "The text is about 3 dogs",
+    ]
+
+
 def test_noun_subjects_that_look_like_imperatives_are_claims() -> None:
     text = (
         "Contact lenses are made of plastic. Use of opioids rose 5% in 2020. Thanks to funding, it grew 20%."

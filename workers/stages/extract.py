@@ -2,7 +2,8 @@
 
 Sentences come from a rule-based splitter (abbreviations, figures, initials, lists, CJK). A sentence is a
 claim unless it is conversational or procedural (a question, greeting, recommendation to the reader,
-imperative, or a heading without a verb). A sentence joining independent clauses yields one claim per clause.
+imperative, a heading without a verb, or a sentence about the source that names nothing: "The passage
+describes the casting."). A sentence joining independent clauses yields one claim per clause.
 A claim that opens with a pronoun ("It orbits ...") also carries `standalone`, the same claim with the
 pronoun replaced by the previous claim's subject, for retrieval and checking (`stages.standalone`).
 
@@ -201,6 +202,16 @@ _ESTABLISHED = re.compile(
     re.IGNORECASE,
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# A sentence about the source rather than the world ("The passage describes the casting."): what the
+# text covers, no fact to check. One that names something, gives a figure or says "that ..." stays a claim.
+_ABOUT_SOURCE = re.compile(
+    r"(?:the|this)\s+(?:passage|article|text|document|summary|report|excerpt|source|story)\s+(?:also\s+)?"
+    r"(?:describes|discusses|covers|mentions|provides|focuses|highlights|summari[sz]es|outlines|explains"
+    r"|details|presents|addresses|touches|deals|talks|is\s+about)\b"
+    r"(?P<rest>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_NAMES_SOMETHING = re.compile(r"[A-Z\d]|\bthat\b")
 
 
 def extract_claims(answer: str, *, max_claims: int = 200) -> list[Claim]:
@@ -242,12 +253,17 @@ def _is_claim_sentence(sentence: str) -> bool:
     lead = _LEAD.match(sentence)
     body = sentence[lead.end() if lead else 0 :]
     tail = body.rstrip(_CLOSERS + " ")
-    if not body or tail.endswith(("?", "？", ":", "：")) or _NON_CLAIM.match(body):
+    if not body or tail.endswith(("?", "？", ":", "：")) or _NON_CLAIM.match(body) or _about_source(body):
         return False
     ws = words(body)
     if _is_imperative(ws) or (len(ws) < 3 and not any(w[:1].isdigit() for w in ws)):
         return False
     return _has_ending(tail) or has_verb(ws) or ": " in body
+
+
+def _about_source(body: str) -> bool:
+    m = _ABOUT_SOURCE.match(body)
+    return m is not None and _NAMES_SOMETHING.search(m.group("rest")) is None
 
 
 def _has_ending(tail: str) -> bool:
