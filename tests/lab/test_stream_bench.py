@@ -42,6 +42,10 @@ def test_the_broker_is_found_by_the_port_on_its_command_line() -> None:
     script = "import time; time.sleep(30)"
     proc = subprocess.Popen([sys.executable, "-c", script, "--kafka-port", "47123"])
     try:
+        # Until the child has exec'd, its /proc cmdline is still the parent's (seen on a loaded machine).
+        deadline = time.monotonic() + 20.0
+        while broker_pid("127.0.0.1:47123") is None and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert broker_pid("127.0.0.1:47123") == proc.pid
         assert broker_pid("127.0.0.1:47124") is None
     finally:
