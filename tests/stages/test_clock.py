@@ -38,11 +38,22 @@ def test_no_time_in_ratios_scores_or_plain_figures() -> None:
 
 
 def test_no_time_in_references_or_proportions() -> None:
-    text = "As John 3:16 says, Article 2:10 applies; a 1:10 scale and odds of 1:20 odds."
+    text = "As John 3:16 says, Article 2:10 applies; a 1:10 scale, a ratio of 1:20 and 1:5 odds."
     assert clock_times(text) == []
-    # A day, a month or a preposition before it keeps it a time; so does am or pm after any word.
-    times = clock_times("on Monday 14:00, At 9:30, John 3:16 pm")
-    assert [t.value for t in times] == ["14:00", "09:30", "15:16"]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("on Monday 14:00, At 9:30, John 3:16 pm", ["14:00", "09:30", "15:16"]),  # am or pm: a time
+        ("Around 9:30 the police arrived.", ["09:30"]),  # a sentence's first word is an ordinary word
+        ("After 10:00, shops close. Kickoff 19:30.", ["10:00", "19:30"]),
+        ("Tue 9:30, Mon. 9:30 and Sundays 10:00 to 16:00", ["09:30", "09:30", "10:00", "16:00"]),
+        ("The train leaves Paris 14:05 and reaches Lyon 16:10.", ["14:05", "16:10"]),  # past 12
+    ],
+)
+def test_times_after_capitalised_words_that_lead_to_them(text: str, values: list[str]) -> None:
+    assert [t.value for t in clock_times(text)] == values
 
 
 def test_an_hour_without_am_or_pm_is_either_half_of_the_day() -> None:

@@ -198,6 +198,23 @@ def test_a_sentence_about_the_source_is_a_claim_only_when_it_names_or_states_som
     ]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This report covers the whole region, and sales fell sharply.",
+        "The report is about to be released.",
+        "The article details how the company lost money in every quarter.",
+        "The report explains why inflation rose sharply.",
+        "The document describes the drug as safe and effective.",
+        "The report mentions no casualties.",
+        "The text is about three dogs.",
+        "The text mentions Apple.",
+    ],
+)
+def test_a_sentence_about_the_source_that_states_something_stays_a_claim(text: str) -> None:
+    assert extract_claims(text) != []
+
+
 def test_noun_subjects_that_look_like_imperatives_are_claims() -> None:
     text = (
         "Contact lenses are made of plastic. Use of opioids rose 5% in 2020. Thanks to funding, it grew 20%."

@@ -6,8 +6,10 @@ correct text on FaithBench `train`). As one value, "2:00 PM", "2 pm" and "14:00"
 and a different time is corrected to the window's time as the window writes it (`stages.render`).
 "at 2:00", with no am or pm and an hour up to 12, is either half of the day; a bare "9" ("from 9 to
 5 pm") is the same time as "9 am" or "9 pm" and no other value of one. Without am or pm, "3:16" is not
-a time after a capitalised word other than a day or month ("John 3:16", "Article 2:10": a reference),
-nor before "ratio", "scale" or "odds" ("a 1:10 scale").
+a time after a capitalised word inside a sentence ("as John 3:16 says", "under Article 2:10": a
+reference), unless the word is a day, a month or one that leads to a time ("Tue 9:30", "Around 9:30")
+or the hour is past 12 ("leaves Paris 14:05"); nor next to "ratio", "scale" or "odds" ("a 1:10
+scale", "a ratio of 1:10").
 
 Usage::
 
@@ -38,13 +40,20 @@ _TIME = re.compile(
 )
 
 
-# A capitalised word right before "3:16" makes it a reference; a day or a month keeps it a time.
+# A capitalised word right before "3:16", inside a sentence, makes it a reference ("as John 3:16
+# says"); at a sentence's start the word is an ordinary one ("Around 9:30 ..."), and days, months and
+# words that lead to a time keep it a time wherever they stand.
 _CAPITALISED = re.compile(r"\b([A-Z][a-z]+)\.?\s+\Z")
-_CALENDAR = wordset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
-    "august september october november december today tonight yesterday tomorrow at by from until"
+_SENTENCE_START = re.compile(r"(?:\A|[.!?:;\"“(\n])\s*\Z")
+_TIME_WORDS = wordset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays "
+    "fridays saturdays sundays mon tue tues wed thu thur thurs fri sat sun january february march april "
+    "may june july august september october november december jan feb mar apr jun jul aug sep sept oct "
+    "nov dec today tonight yesterday tomorrow at by from until till to around about after before "
+    "between since approximately circa noon midnight kickoff kick-off"
 )
-_PROPORTION = re.compile(r"\s*(?:ratio|scale|odds|dilution|mix)\b", re.IGNORECASE)
+_PROPORTION_AFTER = re.compile(r"\s*(?:ratio|scale|odds|dilution|mix)\b", re.IGNORECASE)
+_PROPORTION_BEFORE = re.compile(r"\b(?:ratio|scale|odds|dilution)\s+(?:of\s+)?\Z", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +76,14 @@ def clock_times(text: str) -> list[ClockTime]:
 
 def _not_a_time(text: str, m: re.Match[str]) -> bool:
     """Whether an "h:mm" with no am or pm is a reference ("John 3:16") or a proportion ("1:10 scale")."""
-    before = _CAPITALISED.search(text, max(0, m.start() - 24), m.start())
-    if before is not None and before.group(1).lower() not in _CALENDAR:
+    lead = text[max(0, m.start() - 40) : m.start()]
+    if _PROPORTION_BEFORE.search(lead) or _PROPORTION_AFTER.match(text, m.end()):
         return True
-    return _PROPORTION.match(text, m.end()) is not None
+    word = _CAPITALISED.search(lead)
+    # "14:05" is a 24-hour time even after a place ("leaves Paris 14:05"); references rarely run so high.
+    if word is None or word.group(1).lower() in _TIME_WORDS or int(m.group("h24")) > 12:
+        return False
+    return _SENTENCE_START.search(lead, 0, word.start(1)) is None
 
 
 def same_time(unit_a: str | None, a: float, unit_b: str | None, b: float) -> bool | None:

@@ -203,15 +203,20 @@ _ESTABLISHED = re.compile(
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # A sentence about the source rather than the world ("The passage describes the casting."): what the
-# text covers, no fact to check. One that names something, gives a figure or says "that ..." stays a claim.
+# text covers, no fact to check. Only a short, simple one: one that names something, gives a figure or
+# a count, says "that", "how", "as" ... or goes on past a comma or an "and" stays a claim.
 _ABOUT_SOURCE = re.compile(
     r"(?:the|this)\s+(?:passage|article|text|document|summary|report|excerpt|source|story)\s+(?:also\s+)?"
     r"(?:describes|discusses|covers|mentions|provides|focuses|highlights|summari[sz]es|outlines|explains"
-    r"|details|presents|addresses|touches|deals|talks|is\s+about)\b"
+    r"|details|presents|addresses|touches|deals|talks|is\s+about(?!\s+to\b))\b"
     r"(?P<rest>.*)",
     re.IGNORECASE | re.DOTALL,
 )
-_NAMES_SOMETHING = re.compile(r"[A-Z\d]|\bthat\b")
+_NAMES_SOMETHING = re.compile(
+    r"[A-Z\d,;:()]|\b(?:that|how|why|whether|what|when|where|which|who|whom|whose|as|and|but|or|while"
+    r"|whereas|no|not|never|none|nothing|without|one|two|three|four|five|six|seven|eight|nine|ten|dozen"
+    r"|hundred|thousand|million|billion|first|second|third|single|both|all|every|only)\b"
+)
 
 
 def extract_claims(answer: str, *, max_claims: int = 200) -> list[Claim]:
