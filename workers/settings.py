@@ -274,8 +274,10 @@ class VerifierSettings(BaseModel):
     max_windows: int = Field(3, ge=1, le=20)
     batch_size: int = Field(32, ge=1, le=512)
     # How the linear layers run on a CPU (docs/VERIFIER.md, "Runtimes"). "fp16": fp16 weights, fp32
-    # arithmetic: fp32's numbers (within 1e-6) at ~1.7x its speed, the same whatever the batch, so one
-    # forward pass serves all of an answer's pairs (and several answers'). "int8": dynamic int8, ~1.5x
+    # arithmetic: fp32's numbers (within 1e-6) at ~1.7x its speed with AVX-512, the same whatever the
+    # batch, so one forward pass serves all of an answer's pairs (and several answers'); on a CPU without
+    # AVX-512, where fp16 weights are no faster, fp32 runs instead (`backends.cpu`, `WOODPECKER_FP16`
+    # overrides). "int8": dynamic int8, ~1.5x
     # faster again, but it scales activations by the whole batch, so a pair's numbers depend on its
     # companions and drift from fp32 (argmax agreement 0.87 on MNLI pairs). "fp32": the reference.
     runtime: VerifierRuntime = "fp16"

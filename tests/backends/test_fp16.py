@@ -35,13 +35,17 @@ def test_a_row_gets_the_same_numbers_alone_or_in_a_batch() -> None:
     assert (together - alone).abs().max() < 1e-5
 
 
-def test_the_embedder_gives_fp32s_vectors() -> None:
+def test_the_embedder_gives_fp32s_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
     from sentence_transformers import SentenceTransformer
+
+    monkeypatch.setenv("WOODPECKER_FP16", "on")  # fp16 weights whatever this CPU would choose
 
     from workers.backends.embedder import MiniLMEmbedder, model_dir
 
     texts = ["Revenue rose 12% in 2023.", "The fund is run by five portfolio managers."]
     fp32 = SentenceTransformer(str(model_dir()), device="cpu", local_files_only=True)
     expected = fp32.encode(texts, convert_to_numpy=True, normalize_embeddings=True)
-    got = MiniLMEmbedder().encode(texts)
+    embedder = MiniLMEmbedder()
+    assert embedder.model_id.endswith("-fp16")
+    got = embedder.encode(texts)
     assert float(abs(got - expected).max()) < 1e-3

@@ -94,9 +94,15 @@ def test_the_lazy_embedder_loads_once_from_many_threads() -> None:
     assert shapes == [(2, 384)] * 16
 
 
-def test_the_lazy_verifier_is_named_by_the_weights_without_loading_them() -> None:
-    checker, decision = lazy_offline_verifier(VerifierSettings(), rules=OfflineChecker())
-    assert checker.name == f"trained-minilm@{weights_digest(shipped_dir())}-fp16"
+def test_the_lazy_verifier_is_named_by_the_weights_without_loading_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    digest = weights_digest(shipped_dir())
+    for fp16, runtime in (("on", "fp16"), ("off", "fp32")):  # the runtime that runs on this CPU
+        monkeypatch.setenv("WOODPECKER_FP16", fp16)
+        named, _ = lazy_offline_verifier(VerifierSettings(), rules=OfflineChecker())
+        assert named.name == f"trained-minilm@{digest}-{runtime}"
+    _, decision = lazy_offline_verifier(VerifierSettings(), rules=OfflineChecker())
     assert decision is not None
     rules, none = lazy_offline_verifier(VerifierSettings(offline="rules"), rules=OfflineChecker())
     assert isinstance(rules, OfflineChecker) and none is None

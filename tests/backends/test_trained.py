@@ -91,13 +91,17 @@ PAIRS = [
 ]
 
 
-def test_the_fp16_runtime_scores_a_pair_the_same_alone_or_in_a_batch(checker: TrainedChecker) -> None:
+def test_the_fp16_runtime_scores_a_pair_the_same_alone_or_in_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WOODPECKER_FP16", "on")  # fp16 weights whatever this CPU would choose
+    checker = load_offline_verifier(VerifierSettings(runtime="fp16"), rules=OfflineChecker())
+    assert isinstance(checker, TrainedChecker) and checker.name.endswith("-fp16")
     together = checker.probabilities(PAIRS)
     alone = [checker.probabilities([pair])[0] for pair in PAIRS]
     assert abs(together - alone).max() < 1e-5
 
 
-def test_the_fp16_runtime_gives_fp32_numbers() -> None:
+def test_the_fp16_runtime_gives_fp32_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WOODPECKER_FP16", "on")  # whatever this CPU would choose (`backends.cpu`)
     fp32 = load_offline_verifier(VerifierSettings(runtime="fp32"), rules=OfflineChecker())
     fp16 = load_offline_verifier(VerifierSettings(runtime="fp16"), rules=OfflineChecker())
     assert isinstance(fp32, TrainedChecker) and isinstance(fp16, TrainedChecker)

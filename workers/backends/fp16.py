@@ -1,7 +1,8 @@
-"""fp16 weights, fp32 arithmetic: the CPU runtime of both models (`crossenc`, `embedder`).
+"""fp16 weights, fp32 arithmetic: the CPU runtime of both models (`crossenc`, `embedder`) with AVX-512.
 
 fbgemm keeps each linear layer's weights packed in fp16 and multiplies in fp32. Half the weight bytes to
-stream is what makes it faster (1.7-1.8x fp32 on the two cores here); every output row depends only on
+stream is what makes it faster (1.7-1.8x fp32 on an AVX-512 EPYC; on one with AVX2 alone it was no
+faster, so there both models run fp32: `backends.cpu`); every output row depends only on
 its own input row, so a text or pair gets the same numbers alone or in any batch (to ~3e-7), and
 within ~1e-4 of fp32. Where fbgemm is missing (non-x86 builds of torch) the layers stay fp32.
 

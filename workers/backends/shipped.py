@@ -14,6 +14,7 @@ import json
 import logging
 from pathlib import Path
 
+from workers.backends.cpu import effective_runtime
 from workers.errors import BackendError
 from workers.settings import VerifierSettings
 from workers.stages.decide import Decision
@@ -40,9 +41,9 @@ def weights_digest(folder: Path) -> str:
 
 
 def verifier_tag(folder: Path, runtime: str) -> str:
-    """The weights' digest and the runtime: what the verifier's name and its cached verdicts are keyed by
-    (each runtime's numbers differ)."""
-    return f"{weights_digest(folder)}-{runtime}"
+    """The weights' digest and the runtime that runs (`cpu.effective_runtime`): what the verifier's name
+    and its cached verdicts are keyed by (each runtime's numbers differ)."""
+    return f"{weights_digest(folder)}-{effective_runtime(runtime)}"
 
 
 def read_decision(settings: VerifierSettings) -> Decision | None:

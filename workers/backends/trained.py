@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
+from workers.backends.cpu import effective_runtime
 from workers.backends.crossenc import CrossEncoder, Meta, encode, for_runtime, load_shipped
 from workers.backends.embedder import configure_threads
 from workers.backends.microbatch import MicroBatcher, length_buckets
@@ -219,9 +220,14 @@ def signals(rule: CheckResult) -> dict[str, float]:
     }
 
 
-@functools.cache
 def load_trained(path: Path, *, runtime: str = "fp16") -> tuple[CrossEncoder, Meta, str]:
-    """The trained network, its meta and its `verifier_tag`, loaded once per process, folder and runtime."""
+    """The trained network, its meta and its `verifier_tag`, loaded once per process, folder and the
+    runtime that runs (`cpu.effective_runtime`: "fp16" is fp32 where fp16 weights are no faster)."""
+    return _load_trained(path, runtime=effective_runtime(runtime))
+
+
+@functools.cache
+def _load_trained(path: Path, *, runtime: str) -> tuple[CrossEncoder, Meta, str]:
     configure_threads()
     net, meta = load_shipped(path)
     return for_runtime(net, runtime), meta, verifier_tag(path, runtime)
