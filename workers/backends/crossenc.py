@@ -23,7 +23,6 @@ from typing import Any
 import torch
 from safetensors.torch import load_file, save_file
 
-from workers.backends.cpu import effective_runtime
 from workers.backends.embedder import model_dir  # sets the offline switches before transformers loads
 from workers.backends.fp16 import half_weights
 from workers.backends.shipped import shipped_dir
@@ -163,8 +162,8 @@ def quantized(net: CrossEncoder) -> CrossEncoder:
 
 
 def for_runtime(net: CrossEncoder, runtime: str) -> CrossEncoder:
-    """`net` ready for inference on the CPU runtime named in `VerifierSettings.runtime`."""
-    runtime = effective_runtime(runtime)  # fp16 weights only where they are faster (`backends.cpu`)
+    """`net` ready for inference on exactly the CPU runtime named; `trained.load_trained` first turns
+    the settings' "fp16" into the runtime that runs on this CPU (`cpu.effective_runtime`)."""
     if runtime == "int8":
         return quantized(net)
     if runtime == "fp16":
