@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from workers.backends.checker import OfflineChecker
 from workers.messages import Claim, Evidence, Judgement
 from workers.protocols import CheckResult, VerdictComponent
@@ -431,6 +433,32 @@ def test_a_negation_is_dropped_only_when_the_window_speaks_of_the_claims_subject
     claim = "Abraham Weinberg was not a suspect in the gangland slayings."
     same = _judge(claim, "Abe Weinberg was a later suspect in the gangland slayings of Jack Diamond.")
     assert _apply(claim, same) == "Abraham Weinberg was a suspect in the gangland slayings."
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "fixed"),
+    [
+        (  # HaluEval: dropping "not" alone left "a suspect in any gangland slayings"
+            "Abraham Weinberg was not a suspect in any gangland slayings.",
+            "Abe Weinberg was a later suspect in the gangland slayings of Jack Diamond.",
+            "Abraham Weinberg was a suspect in some gangland slayings.",
+        ),
+        (
+            "Acme didn't report anything unusual in 2023.",
+            "Acme reported several unusual items in 2023.",
+            "Acme did report something unusual in 2023.",
+        ),
+    ],
+)
+def test_the_any_a_dropped_negation_licensed_becomes_some(claim: str, window: str, fixed: str) -> None:
+    assert _apply(claim, _judge(claim, window)) == fixed
+
+
+def test_no_positive_is_written_for_not_any_longer() -> None:
+    # "Acme is selling the model any longer" is no English; "still" would be a guess.
+    for claim in ("Acme is not selling the X1 any longer.", "Acme isn't selling the X1 anymore."):
+        result = _judge(claim, "Acme is selling the X1 in every store.")
+        assert "negation" in result.reason and not result.fixes
 
 
 def test_a_date_is_corrected_only_to_a_date_of_the_same_event() -> None:

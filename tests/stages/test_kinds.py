@@ -9,13 +9,18 @@ from workers.stages.kinds import head, same_kind
     ("name", "kind"),
     [
         ("Westchester County", "county"),
-        ("Rhode Island", None),  # a word of place names and surnames: no kind
+        ("Long Island", None),  # a word of place names and surnames: no kind
         ("Michael Bay", None),
         ("the South American Championships", "championship"),
         ("the University of Texas", "university"),
         ("Museum of Modern Art", "museum"),
         ("Paris", None),
-        ("United States", None),
+        ("United States", "country"),
+        ("the Netherlands", "country"),
+        ("Germany", "country"),
+        ("Rhode Island", None),  # states and towns: no kind (see the module)
+        ("Georgia", None),  # a country and a state
+        ("Jordan", None),  # a country and a name
         ("", None),
     ],
 )
@@ -33,3 +38,11 @@ def test_a_name_of_another_kind_is_no_replacement() -> None:
     assert not same_kind("Westchester County", "Carle Place")
     assert not same_kind("Harvard University", "Carle Place")
     assert not same_kind("the South American Championships", "the São Paulo")
+
+
+def test_a_country_stands_only_for_a_country() -> None:
+    assert same_kind("Germany", "France")
+    assert same_kind("the United States", "Canada")
+    assert not same_kind("Hans-Dieter Flick", "Germany")  # HaluEval: a coach "corrected" to his country
+    assert not same_kind("Munich", "Germany")  # nor a country for a city in it
+    assert same_kind("Michigan", "Roseau")  # a town for a state: true and more precise

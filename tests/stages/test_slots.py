@@ -82,6 +82,13 @@ def test_entities_skip_a_lone_capital_at_sentence_start() -> None:
     assert names == ["Mumbai", "NASA", "Bank of America"]
 
 
+def test_a_lone_capital_at_sentence_start_is_a_name_before_born_or_based() -> None:
+    # HaluEval: "Mumbai born Neha Sharma" named a city the knowledge never does, and no rule saw it.
+    text = "Mumbai born Neha Sharma is an actress. Paris based Acme sells tea. Born in Lyon, she acts."
+    names = [s.text for s in extract_slots(text) if s.kind is SlotKind.ENTITY]
+    assert names == ["Mumbai", "Neha Sharma", "Paris", "Acme", "Lyon"]
+
+
 def test_entities_keep_multi_word_names_at_sentence_start_and_drop_possessives() -> None:
     text = "New York Life sold Acme's stake. Dr. Smith agreed."
     names = {s.text: s.value for s in extract_slots(text) if s.kind is SlotKind.ENTITY}

@@ -56,6 +56,12 @@ __all__ = ["OfflineChecker"]
 _CONTESTED = 0.5
 _GRADED = frozenset({"universal", "majority", "existential"})
 _CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
+# An "any" word later in the negated clause (no punctuation between), and whether it speaks of time.
+_NPI = re.compile(
+    r"[^,;:.!?()]{0,60}?\b(?P<any>any(?P<rest>one|body|thing|where)?)\b(?P<time>\s+(?:longer|more)\b)?"
+    r"|[^,;:.!?()]{0,60}?\b(?P<anymore>anymore)\b",
+    re.IGNORECASE,
+)
 # How many content words after a negation it may govern.
 _SCOPE = 3
 _SOURCE = r"(?:passage|text|article|document|source|report|summary|story|excerpt)"
@@ -368,14 +374,28 @@ def _negation_fix(text: str, slot: Slot) -> SlotFix | None:
     """Dropping "not", "never" or "n't" reads as the positive statement; other negations have no such fix."""
     if slot.text.lower() in ("not", "never"):
         end = slot.end + (text[slot.end : slot.end + 1] == " ")
-        return SlotFix(start=slot.start, end=end, wrong=text[slot.start : end], right="")
+        return _licensed(text, SlotFix(start=slot.start, end=end, wrong=text[slot.start : end], right=""))
     if slot.text.lower() in ("n't", "n’t"):
         start = re.search(r"\w+\Z", text[: slot.start])
         begin = start.start() if start else slot.start
         word = text[begin : slot.end]
         right = _CONTRACTIONS.get(word.lower().replace("’", "'"), text[begin : slot.start])
-        return SlotFix(start=begin, end=slot.end, wrong=word, right=_same_case(word, right))
+        return _licensed(text, SlotFix(start=begin, end=slot.end, wrong=word, right=_same_case(word, right)))
     return None
+
+
+def _licensed(text: str, fix: SlotFix) -> SlotFix | None:
+    """The fix grown over the "any" its negation licensed, which the positive says as "some": "was not a
+    suspect in any slayings" -> "was a suspect in some slayings". None for "not ... any longer", whose
+    positive ("still") the rules would only guess."""
+    m = _NPI.match(text, fix.end)
+    if m is None:
+        return fix
+    if m.group("time") or m.group("anymore"):
+        return None
+    some = _same_case(m.group("any"), "some" + (m.group("rest") or "").lower())
+    right = fix.right + text[fix.end : m.start("any")] + some
+    return SlotFix(start=fix.start, end=m.end("any"), wrong=text[fix.start : m.end("any")], right=right)
 
 
 def _quantifier_conflicts(

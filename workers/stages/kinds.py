@@ -8,11 +8,18 @@ Place"), a city for a championship. Put in, such a fix says something the eviden
 with a head only stands in for a name with the same head, and a name without one only for a name
 without one; the claim is then flagged as unconfirmed instead of corrected.
 
+A country says its kind by being one: "Germany" is no value for a coach's name ("Hans-Dieter
+Flick", HaluEval), nor for a city. Smaller places are left without a kind on purpose: a town the window
+names where the claim has a state ("based in Roseau" for "based in Michigan") is a true and more
+precise statement, and such fixes move answers toward their correct versions. Names that are also
+other things ("Georgia", "Jordan", "Chad") are left without a kind.
+
 Usage::
 
     same_kind("Westchester County", "Nassau County")  # True
     same_kind("Westchester County", "Carle Place")    # False
     same_kind("Paris", "Lyon")                         # True: neither says its kind
+    same_kind("Hans-Dieter Flick", "Germany")          # False: a country
 """
 
 from __future__ import annotations
@@ -34,12 +41,47 @@ _HEADS = wordset(
     "corporation company magazine newspaper hospital museum cathedral station"
 )
 
+# Lower-case, without "the"; each also a whole name. Left out: names of something else as well.
+_COUNTRY_NAMES = (
+    "united states", "united states of america", "united kingdom", "great britain", "soviet union",
+    "south africa", "south korea", "north korea", "new zealand", "saudi arabia", "sri lanka",
+    "costa rica", "el salvador", "puerto rico", "ivory coast", "sierra leone", "burkina faso",
+    "czech republic", "dominican republic", "papua new guinea", "east timor", "cape verde",
+    "united arab emirates", "bosnia and herzegovina", "north macedonia", "trinidad and tobago",
+    "west germany", "east germany", "vatican city", "san marino",
+)  # fmt: skip
+_COUNTRIES = wordset(
+    """afghanistan albania algeria andorra angola argentina armenia australia austria azerbaijan bahamas
+    bahrain bangladesh barbados belarus belgium belize benin bhutan bolivia botswana brazil brunei
+    bulgaria burundi cambodia cameroon canada chile china colombia comoros croatia cuba cyprus czechia
+    denmark djibouti ecuador egypt eritrea estonia eswatini ethiopia fiji finland france gabon gambia
+    germany ghana greece grenada guatemala guinea guyana haiti honduras hungary iceland india indonesia
+    iran iraq ireland israel italy jamaica japan kazakhstan kenya kiribati kosovo kuwait kyrgyzstan laos
+    latvia lebanon lesotho liberia libya liechtenstein lithuania luxembourg madagascar malawi malaysia
+    maldives mali malta mauritania mauritius mexico micronesia moldova monaco mongolia montenegro morocco
+    mozambique myanmar burma namibia nauru nepal netherlands holland nicaragua niger nigeria norway oman
+    pakistan palau palestine panama paraguay peru philippines poland portugal qatar romania russia rwanda
+    samoa senegal serbia seychelles singapore slovakia slovenia somalia spain sudan suriname sweden
+    switzerland syria taiwan tajikistan tanzania thailand togo tonga tunisia turkey turkmenistan tuvalu
+    uganda ukraine uruguay uzbekistan vanuatu venezuela vietnam yemen zambia zimbabwe england scotland
+    wales britain usa us uk uae ussr"""
+) | frozenset(_COUNTRY_NAMES)
+
+
+def _gazetted(name: str) -> str | None:
+    key = " ".join(name.lower().strip(".,'’").split())
+    key = key[4:] if key.startswith("the ") else key
+    return "country" if key in _COUNTRIES else None
+
 
 def head(name: str) -> str | None:
-    """The word of `name` that says its kind, singular and lower-case; None where no word does."""
+    """The word of `name` that says its kind, singular and lower-case ("country" for the name of
+    one); None where no word does."""
     words = name.split()
     if not words:
         return None
+    if kind := _gazetted(name):
+        return kind
     lower = [w.lower().strip(".,'’") for w in words]
     word = lower[lower.index("of") - 1] if "of" in lower[1:] else lower[-1]
     if word.endswith("s") and word[:-1] in _HEADS:  # "Championships"

@@ -388,12 +388,17 @@ def _entity_slot(text: str, run: list[re.Match[str]]) -> Slot | None:
     start, end = run[0].start(), _strip_possessive(text, run[-1].end())
     surface = text[start:end]
     single = len(run) == 1
+    # A sentence's capitalised first word is a name only where "born"/"based" says so ("Mumbai born ...").
+    at_start = at_start and not _PLACE_OF.match(text, end)
     if single and not _is_acronym(surface) and (at_start or len(surface) < 2):
         return None
     if single and surface.upper() == surface and surface in _NOT_ACRONYMS:
         return None
     value = " ".join(w.lower() for w in surface.replace("’", "'").split())
     return Slot(SlotKind.ENTITY, value, start, end, surface)
+
+
+_PLACE_OF = re.compile(r" (?:born|based)\b")
 
 
 def _strip_possessive(text: str, end: int) -> int:
