@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
-from workers.backends.checker import OfflineChecker
-from workers.messages import Claim, Evidence, Judgement
+from workers.backends.checker import OfflineChecker, _negation_fix
+from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult, VerdictComponent
+from workers.stages.slots import SlotKind, extract_slots
 
 CHECKER = OfflineChecker()
 
@@ -22,7 +25,11 @@ def _judge(claim: str, *windows: str) -> CheckResult:
 
 
 def _apply(claim: str, result: CheckResult) -> str:
-    for fix in sorted(result.fixes, key=lambda f: -f.start):
+    return _apply_all(claim, result.fixes)
+
+
+def _apply_all(claim: str, fixes: Sequence[SlotFix]) -> str:
+    for fix in sorted(fixes, key=lambda f: -f.start):
         assert claim[fix.start : fix.end] == fix.wrong
         claim = claim[: fix.start] + fix.right + claim[fix.end :]
     return claim
@@ -452,6 +459,43 @@ def test_a_negation_is_dropped_only_when_the_window_speaks_of_the_claims_subject
 )
 def test_the_any_a_dropped_negation_licensed_becomes_some(claim: str, window: str, fixed: str) -> None:
     assert _apply(claim, _judge(claim, window)) == fixed
+
+
+def test_a_value_fix_between_a_negation_and_its_any_still_applies() -> None:
+    claim = "Weinberg was not a suspect in Chicago in any slayings."
+    result = _judge(claim, "Weinberg was a suspect in Boston in the slayings.")
+    assert _apply(claim, result) == "Weinberg was a suspect in Boston in some slayings."
+
+
+@pytest.mark.parametrize(
+    ("claim", "fixed"),
+    [  # an "any" in another clause is not this negation's; only the negation goes
+        (
+            "Acme did not say whether any staff were laid off.",
+            "Acme did say whether any staff were laid off.",
+        ),
+        (
+            "Acme did not sell the X1 and is selling anything now.",
+            "Acme did sell the X1 and is selling anything now.",
+        ),
+    ],
+)
+def test_an_any_beyond_the_negated_clause_is_left_alone(claim: str, fixed: str) -> None:
+    fixes = _negation_fix(claim, next(s for s in extract_slots(claim) if s.kind is SlotKind.NEGATION))
+    assert _apply_all(claim, fixes) == fixed
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Acme isn't selling anymore to anyone in Ohio.",
+        "The X2 is not any faster than the X1.",
+        "Acme is not just any company.",
+        "Acme did not sell any more cars.",
+    ],
+)
+def test_no_some_is_written_where_the_any_is_an_idiom(claim: str) -> None:
+    assert _negation_fix(claim, next(s for s in extract_slots(claim) if s.kind is SlotKind.NEGATION)) == ()
 
 
 def test_no_positive_is_written_for_not_any_longer() -> None:

@@ -21,6 +21,9 @@ from workers.stages.kinds import head, same_kind
         ("Rhode Island", None),  # states and towns: no kind (see the module)
         ("Georgia", None),  # a country and a state
         ("Jordan", None),  # a country and a name
+        ("Singapore", None),  # a country and its city
+        ("Holland", None),  # a town and a surname too
+        ("South Sudan", "country"),
         ("", None),
     ],
 )

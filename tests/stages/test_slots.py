@@ -87,6 +87,10 @@ def test_a_lone_capital_at_sentence_start_is_a_name_before_born_or_based() -> No
     text = "Mumbai born Neha Sharma is an actress. Paris based Acme sells tea. Born in Lyon, she acts."
     names = [s.text for s in extract_slots(text) if s.kind is SlotKind.ENTITY]
     assert names == ["Mumbai", "Neha Sharma", "Paris", "Acme", "Lyon"]
+    plain = (
+        "Children born after 2010 are eligible. Cloud based storage is cheap. Companies based in Ohio pay."
+    )
+    assert [s.text for s in extract_slots(plain) if s.kind is SlotKind.ENTITY] == ["Ohio"]
 
 
 def test_entities_keep_multi_word_names_at_sentence_start_and_drop_possessives() -> None:

@@ -56,10 +56,19 @@ __all__ = ["OfflineChecker"]
 _CONTESTED = 0.5
 _GRADED = frozenset({"universal", "majority", "existential"})
 _CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
-# An "any" word later in the negated clause (no punctuation between), and whether it speaks of time.
+# The first "any" word after a negation, before any punctuation; "any longer", "any more" and "anymore"
+# speak of time or amount, and "any faster" compares: no "some" says what their positive does.
 _NPI = re.compile(
-    r"[^,;:.!?()]{0,60}?\b(?P<any>any(?P<rest>one|body|thing|where)?)\b(?P<time>\s+(?:longer|more)\b)?"
-    r"|[^,;:.!?()]{0,60}?\b(?P<anymore>anymore)\b",
+    r"[^,;:.!?()]{0,60}?\b(?:(?P<idiom>anymore|any\s+(?:longer|more|further))"
+    r"|(?P<any>any(?P<rest>one|body|thing|where)?))\b(?P<compared>\s+(?:better|worse|different|less|faster"
+    r"|slower|larger|smaller|bigger|higher|lower|cheaper|easier|harder|safer|closer|sooner|later|greater)\b)?",
+    re.IGNORECASE,
+)
+# Between a negation and its "any", a word that opens another clause, or another negation: the "any"
+# is then not the one this negation licenses ("did not say whether any staff ...").
+_CLAUSE_BREAK = re.compile(
+    r"\b(?:and|but|or|nor|so|because|since|if|whether|that|which|who|whom|whose|where|when|while|as"
+    r"|unlike|than|not|never|no)\b|n['’]t\b",
     re.IGNORECASE,
 )
 # How many content words after a negation it may govern.
@@ -77,7 +86,7 @@ _FRAME = re.compile(
 class _Conflict:
     reason: str
     strength: float
-    fix: SlotFix | None = None
+    fixes: tuple[SlotFix, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +315,7 @@ def _support(pairs: list[Pair], window: Evidence, overlap: float, cite: str) -> 
 def _contradiction(conflicts: list[_Conflict], window: Evidence, overlap: float, cite: str) -> _Reading:
     strength = max(c.strength for c in conflicts)
     reason = "; ".join(c.reason for c in conflicts) + f" {cite}"
-    fixes = tuple(c.fix.model_copy(update={"evidence_doc_id": window.doc_id}) for c in conflicts if c.fix)
+    fixes = tuple(f.model_copy(update={"evidence_doc_id": window.doc_id}) for c in conflicts for f in c.fixes)
     confidence = min(1.0, 0.5 + 0.3 * strength + 0.15 * overlap)
     return _Reading(Judgement.CONTRADICT, reason, window, overlap, confidence, fixes, strength)
 
@@ -316,7 +325,9 @@ def _value_conflict(pair: Pair) -> _Conflict:
     slot, other = pair.slot, pair.other
     label = "date" if slot.kind in (SlotKind.DATE, SlotKind.YEAR) else slot.kind.value
     fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
-    return _Conflict(f"{label} {slot.text} in claim, {other.text} in evidence", 0.5 + 0.5 * pair.context, fix)
+    return _Conflict(
+        f"{label} {slot.text} in claim, {other.text} in evidence", 0.5 + 0.5 * pair.context, (fix,)
+    )
 
 
 def _charge_conflicts(claim: Parsed, ev: Parsed) -> list[_Conflict]:
@@ -325,7 +336,7 @@ def _charge_conflicts(claim: Parsed, ev: Parsed) -> list[_Conflict]:
         _Conflict(
             f"condition: claim says {c.denial!r}, evidence says {c.condition!r}",
             0.8,
-            SlotFix(start=c.start, end=c.end, wrong=c.denial, right=c.fix),
+            (SlotFix(start=c.start, end=c.end, wrong=c.denial, right=c.fix),),
         )
         for c in charge_clashes(claim.text, ev.text)
     ]
@@ -339,7 +350,7 @@ def _role_conflicts(claim: Parsed, ev: Parsed) -> list[_Conflict]:
         mine, theirs = clash.holder, clash.other
         fix = SlotFix(start=mine.start, end=mine.end, wrong=mine.text, right=theirs.text)
         out.append(
-            _Conflict(f"role {clash.role!r}: {mine.text} in claim, {theirs.text} in evidence", 0.8, fix)
+            _Conflict(f"role {clash.role!r}: {mine.text} in claim, {theirs.text} in evidence", 0.8, (fix,))
         )
     return out
 
@@ -354,8 +365,8 @@ def _polarity_conflict(
     if mine:
         # Dropping the "not" states the positive of the claim's subject: only when the window names it.
         named = _names_subject(claim, ev.text[segment[0] : segment[1]])
-        fix = _negation_fix(claim.text, mine[0]) if len(mine) == 1 and named else None
-        return [_Conflict(f"negation: claim says {mine[0].text!r}, evidence does not", 0.7, fix)]
+        fixes = _negation_fix(claim.text, mine[0]) if len(mine) == 1 and named else ()
+        return [_Conflict(f"negation: claim says {mine[0].text!r}, evidence does not", 0.7, fixes)]
     return [_Conflict(f"negation: evidence says {theirs[0].text!r}, claim does not", 0.7)]
 
 
@@ -370,7 +381,7 @@ def _names_subject(claim: Parsed, segment: str) -> bool:
     return not words or any(re.search(rf"\b{re.escape(w)}\b", segment, re.IGNORECASE) for w in words)
 
 
-def _negation_fix(text: str, slot: Slot) -> SlotFix | None:
+def _negation_fix(text: str, slot: Slot) -> tuple[SlotFix, ...]:
     """Dropping "not", "never" or "n't" reads as the positive statement; other negations have no such fix."""
     if slot.text.lower() in ("not", "never"):
         end = slot.end + (text[slot.end : slot.end + 1] == " ")
@@ -381,21 +392,21 @@ def _negation_fix(text: str, slot: Slot) -> SlotFix | None:
         word = text[begin : slot.end]
         right = _CONTRACTIONS.get(word.lower().replace("’", "'"), text[begin : slot.start])
         return _licensed(text, SlotFix(start=begin, end=slot.end, wrong=word, right=_same_case(word, right)))
-    return None
+    return ()
 
 
-def _licensed(text: str, fix: SlotFix) -> SlotFix | None:
-    """The fix grown over the "any" its negation licensed, which the positive says as "some": "was not a
-    suspect in any slayings" -> "was a suspect in some slayings". None for "not ... any longer", whose
-    positive ("still") the rules would only guess."""
-    m = _NPI.match(text, fix.end)
-    if m is None:
-        return fix
-    if m.group("time") or m.group("anymore"):
-        return None
+def _licensed(text: str, dropped: SlotFix) -> tuple[SlotFix, ...]:
+    """The dropped negation, and the "any" it licensed made "some": "was not a suspect in any slayings"
+    -> "was a suspect in some slayings". Two fixes, so a value fix between them still applies. No fix
+    for "not ... any longer" or "not any faster", whose positives the rules would only guess."""
+    m = _NPI.match(text, dropped.end)
+    word = "idiom" if m is not None and m.group("idiom") else "any"
+    if m is None or _CLAUSE_BREAK.search(text, dropped.end, m.start(word)):
+        return (dropped,)
+    if m.group("idiom") or m.group("compared") or re.search(r"\bjust\s+\Z", text[: m.start("any")]):
+        return ()
     some = _same_case(m.group("any"), "some" + (m.group("rest") or "").lower())
-    right = fix.right + text[fix.end : m.start("any")] + some
-    return SlotFix(start=fix.start, end=m.end("any"), wrong=text[fix.start : m.end("any")], right=right)
+    return dropped, SlotFix(start=m.start("any"), end=m.end("any"), wrong=m.group("any"), right=some)
 
 
 def _quantifier_conflicts(
@@ -407,7 +418,7 @@ def _quantifier_conflicts(
         return []
     slot, other = mine[0], theirs[0]
     fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
-    return [_Conflict(f"quantifier {slot.text!r} in claim, {other.text!r} in evidence", 0.6, fix)]
+    return [_Conflict(f"quantifier {slot.text!r} in claim, {other.text!r} in evidence", 0.6, (fix,))]
 
 
 def _direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[_Conflict]:
@@ -421,7 +432,7 @@ def _direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) ->
     fix = SlotFix(
         start=word.start(), end=word.end(), wrong=word.group(0), right=_same_case(word.group(0), other)
     )
-    return [_Conflict(f"direction: {word.group(0)!r} in claim, {other!r} in evidence", 0.6, fix)]
+    return [_Conflict(f"direction: {word.group(0)!r} in claim, {other!r} in evidence", 0.6, (fix,))]
 
 
 # ---- helpers -----------------------------------------------------------------------------------

@@ -9,10 +9,13 @@ with a head only stands in for a name with the same head, and a name without one
 without one; the claim is then flagged as unconfirmed instead of corrected.
 
 A country says its kind by being one: "Germany" is no value for a coach's name ("Hans-Dieter
-Flick", HaluEval), nor for a city. Smaller places are left without a kind on purpose: a town the window
-names where the claim has a state ("based in Roseau" for "based in Michigan") is a true and more
-precise statement, and such fixes move answers toward their correct versions. Names that are also
-other things ("Georgia", "Jordan", "Chad") are left without a kind.
+Flick", HaluEval). The price: a country and any other place no longer replace each other either ("born
+in Texas" against "born in Mexico", "Germany" against "Munich" are flagged, not corrected), since a name
+list cannot tell a person from a place. Smaller places are left without a kind on purpose: a town the
+window names where the claim has a state ("based in Roseau" for "based in Michigan") is a true and
+more precise statement, and such fixes moved answers toward their correct versions. Names that are
+as often something else (a state, a town, a city, a person: "Georgia", "Jordan", "Chad", "Holland",
+"Singapore", "Israel") are left without a kind.
 
 Usage::
 
@@ -41,30 +44,34 @@ _HEADS = wordset(
     "corporation company magazine newspaper hospital museum cathedral station"
 )
 
-# Lower-case, without "the"; each also a whole name. Left out: names of something else as well.
+# Lower-case, without "the"; each a whole name. Left out: names as often something else (module doc).
 _COUNTRY_NAMES = (
     "united states", "united states of america", "united kingdom", "great britain", "soviet union",
     "south africa", "south korea", "north korea", "new zealand", "saudi arabia", "sri lanka",
     "costa rica", "el salvador", "puerto rico", "ivory coast", "sierra leone", "burkina faso",
     "czech republic", "dominican republic", "papua new guinea", "east timor", "cape verde",
     "united arab emirates", "bosnia and herzegovina", "north macedonia", "trinidad and tobago",
-    "west germany", "east germany", "vatican city", "san marino",
+    "west germany", "east germany", "vatican city", "san marino", "america", "korea", "congo",
+    "south sudan", "equatorial guinea", "guinea-bissau", "côte d'ivoire", "timor-leste", "bosnia",
+    "northern ireland", "viet nam", "central african republic", "solomon islands", "marshall islands",
+    "yugoslavia", "czechoslovakia", "prussia", "persia", "republic of ireland",
+    "people's republic of china", "democratic republic of the congo", "republic of the congo",
 )  # fmt: skip
 _COUNTRIES = wordset(
     """afghanistan albania algeria andorra angola argentina armenia australia austria azerbaijan bahamas
     bahrain bangladesh barbados belarus belgium belize benin bhutan bolivia botswana brazil brunei
     bulgaria burundi cambodia cameroon canada chile china colombia comoros croatia cuba cyprus czechia
-    denmark djibouti ecuador egypt eritrea estonia eswatini ethiopia fiji finland france gabon gambia
-    germany ghana greece grenada guatemala guinea guyana haiti honduras hungary iceland india indonesia
-    iran iraq ireland israel italy jamaica japan kazakhstan kenya kiribati kosovo kuwait kyrgyzstan laos
-    latvia lebanon lesotho liberia libya liechtenstein lithuania luxembourg madagascar malawi malaysia
-    maldives mali malta mauritania mauritius mexico micronesia moldova monaco mongolia montenegro morocco
-    mozambique myanmar burma namibia nauru nepal netherlands holland nicaragua niger nigeria norway oman
-    pakistan palau palestine panama paraguay peru philippines poland portugal qatar romania russia rwanda
-    samoa senegal serbia seychelles singapore slovakia slovenia somalia spain sudan suriname sweden
-    switzerland syria taiwan tajikistan tanzania thailand togo tonga tunisia turkey turkmenistan tuvalu
-    uganda ukraine uruguay uzbekistan vanuatu venezuela vietnam yemen zambia zimbabwe england scotland
-    wales britain usa us uk uae ussr"""
+    denmark ecuador egypt eritrea estonia eswatini ethiopia fiji finland france gabon gambia germany
+    ghana greece grenada guatemala guinea guyana haiti honduras hungary iceland india indonesia iran
+    iraq ireland italy jamaica japan kazakhstan kenya kiribati kosovo kyrgyzstan laos latvia lesotho
+    liberia libya liechtenstein lithuania madagascar malawi malaysia maldives mali malta mauritania
+    mauritius mexico micronesia moldova mongolia montenegro morocco mozambique myanmar burma namibia
+    nauru nepal netherlands nicaragua niger nigeria norway oman pakistan palau palestine panama
+    paraguay peru philippines poland portugal qatar romania russia rwanda samoa senegal serbia
+    seychelles slovakia slovenia somalia spain sudan suriname sweden switzerland syria taiwan
+    tajikistan tanzania thailand togo tonga tunisia turkey turkmenistan tuvalu uganda ukraine uruguay
+    uzbekistan vanuatu venezuela vietnam yemen zambia zimbabwe england scotland britain usa us uk uae
+    ussr"""
 ) | frozenset(_COUNTRY_NAMES)
 
 

@@ -388,7 +388,8 @@ def _entity_slot(text: str, run: list[re.Match[str]]) -> Slot | None:
     start, end = run[0].start(), _strip_possessive(text, run[-1].end())
     surface = text[start:end]
     single = len(run) == 1
-    # A sentence's capitalised first word is a name only where "born"/"based" says so ("Mumbai born ...").
+    # A sentence's capitalised first word is a name only where "born"/"based" and a name follow ("Mumbai
+    # born Neha Sharma"); "Children born after 2010" and "Cloud based storage" name nothing.
     at_start = at_start and not _PLACE_OF.match(text, end)
     if single and not _is_acronym(surface) and (at_start or len(surface) < 2):
         return None
@@ -398,7 +399,7 @@ def _entity_slot(text: str, run: list[re.Match[str]]) -> Slot | None:
     return Slot(SlotKind.ENTITY, value, start, end, surface)
 
 
-_PLACE_OF = re.compile(r" (?:born|based)\b")
+_PLACE_OF = re.compile(r" (?:born|based) (?=[A-Z])")
 
 
 def _strip_possessive(text: str, end: int) -> int:
