@@ -527,3 +527,15 @@ def test_a_time_of_day_is_read_whole_and_never_corrected_digit_by_digit() -> Non
     assert (
         _apply(claim, other) == "The crash on the A9 north of Berriedale happened around 14:00 on Saturday."
     )
+
+
+def test_a_route_number_is_not_corrected_to_a_length() -> None:
+    window = "Route 495 is a 3.45 mi freeway in Hudson County, New Jersey."
+    claim = "Route 495 is a 3.45-mile freeway in Hudson County, New Jersey."
+    result = _judge(claim, window)
+    assert result.label is Judgement.SUPPORT and not result.fixes
+    wrong = "Route 495 is a 5.2-mile freeway in Hudson County, New Jersey."
+    assert (
+        _apply(wrong, _judge(wrong, window))
+        == "Route 495 is a 3.45-mile freeway in Hudson County, New Jersey."
+    )

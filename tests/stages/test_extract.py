@@ -95,6 +95,13 @@ def test_ellipses_quotes_brackets_and_citations() -> None:
     ]
 
 
+def test_a_marker_without_a_space_is_still_a_marker() -> None:
+    # Factcheck-GPT: "were: \r\n1.Abigail Adams" made "were: 1" a sentence, whose "1" was then "corrected".
+    text = "The four were: \r\n1.Abigail Adams (1797-1801) \r\n2.Marilyn Nelson (2009-2013)"
+    assert sentences(text) == ["The four were:", "Abigail Adams (1797-1801)", "Marilyn Nelson (2009-2013)"]
+    assert sentences("It grew 3.5% in 2023.Sales rose.") == ["It grew 3.5% in 2023.", "Sales rose."]
+
+
 def test_lists_are_one_sentence_per_item_without_marker() -> None:
     text = (
         "Key points:\n1. First item here.\n2) Second item. With two.\n- dash item\n* star item\n• bullet item"

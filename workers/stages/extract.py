@@ -35,7 +35,10 @@ _TERMINAL = re.compile(
     rf"([.!?…]+)[{_CLOSERS}]*{_CITE}(?=\s|$)|([。！？]+)[{_CLOSERS}]*|(?<=[a-z\d)])(\.)(?=[A-Z][a-z])"
 )
 _LINE = re.compile(r"[^\n\u2028\u2029]+")
-_MARKER = re.compile(r"(?:[-*•‣◦▪●▸►–—+]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)]|\([a-z]\)|#{1,6})[ \t]+")
+# A list item's marker; "1.Abigail Adams" (no space, a capital after) is one too.
+_MARKER = re.compile(
+    r"(?:[-*•‣◦▪●▸►–—+]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)]|\([a-z]\)|#{1,6})[ \t]+|\d{1,3}[.)](?=[A-Z])"
+)
 _NEXT = re.compile(r"\s*[\"'“‘«(\[]*([^\s\"'“‘«(\[]*)")
 _PREV = re.compile(r"[^\s(\[\"'“‘«]*\Z")
 _ALNUM = re.compile(r"[^\W_]")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from workers.stages.clock import CLOCK, CLOCK_EITHER_HALF, CLOCKS, ClockTime, clock_times, same_time
+from workers.stages.kinds import numbered_name
 
 # Re-exported: content words were split out of this module and are still imported from here.
 from workers.stages.terms import Term, content_terms, stem, terms_match
@@ -136,7 +137,7 @@ _UNITS: dict[str, tuple[str, str, float]] = {
     **dict.fromkeys(["centimetre", "centimetres", "centimeter", "centimeters"], ("cm", "length", 1e-2)),
     **dict.fromkeys(["metre", "metres", "meter", "meters"], ("m", "length", 1.0)),
     **dict.fromkeys(["kilometre", "kilometres", "kilometer", "kilometers"], ("km", "length", 1e3)),
-    **dict.fromkeys(["mile", "miles"], ("mi", "length", 1609.344)),
+    **dict.fromkeys(["mile", "miles", "mi"], ("mi", "length", 1609.344)),
 }
 _SCALES = {
     "thousand": 1e3, "k": 1e3, "lakh": 1e5, "million": 1e6, "mn": 1e6, "m": 1e6, "crore": 1e7,
@@ -149,7 +150,7 @@ _FIGURE = re.compile(
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<scale>\s?(?:[Tt]housand|[Mm]illion|[Bb]illion|[Tt]rillion|lakh|crore|[Bb]n|mn|[Tt]rn?|[MmKkBb])(?!\w))?"
     r"(?P<unit>[\s-]?(?:%|percent(?:age points?)?|per\s?cent|pct|USD|EUR|GBP|INR|JPY|dollars?|euros?|rupees?"
-    r"|yen|(?:milli|centi|kilo)?(?:grams?|metres?|meters?)|mg|kg|g|km|cm|mm|m|miles?|tonnes?|tons)(?!\w))?"
+    r"|yen|(?:milli|centi|kilo)?(?:grams?|metres?|meters?)|mg|kg|g|km|cm|mm|m|miles?|mi|tonnes?|tons)(?!\w))?"
     r"(?!\w)"
 )
 # Numbers written as words, by value (0-20): the checker also finds a digit count spelled out with them.
@@ -300,6 +301,8 @@ def _figure_slot(text: str, m: re.Match[str]) -> Slot | None:
         when = When(int(num), None, None, "y")
         return Slot(SlotKind.YEAR, num, m.start(), m.end(), m.group(0), when=when)
     unit = _canonical_unit(pre.strip() or unit_raw.strip(" -"))  # "2.4-metre" is metres
+    if not (pre or scale_word or unit_raw) and num.isdigit() and (word := numbered_name(text, m.start())):
+        unit = f"#{word}"  # "Route 495": compared with any 495, replaced only by another Route number
     scale = _SCALES.get(scale_word.lower(), 1.0) if scale_word else 1.0
     decimals = len(num.partition(".")[2])
     figure = Figure(value * scale, unit, decimals, scale, pre, scale_raw + unit_raw, "," in num)
@@ -475,10 +478,18 @@ def same_unit(a: Slot, b: Slot) -> bool:
 
 
 def _entities_match(a: str, b: str) -> bool:
+    if _singular(a) == _singular(b):
+        return True
     ta, tb = set(a.split()) - {"the"}, set(b.split()) - {"the"}
     if ta <= tb or tb <= ta:
         return True
     return _initials(a) == b.replace(".", "") or _initials(b) == a.replace(".", "")
+
+
+def _singular(name: str) -> str:
+    """ "World Cups" names what "World Cup" does: a plain plural "s" on the last word is no other name."""
+    plural = len(name) > 3 and name.endswith("s") and not name.endswith("ss") and " " in name
+    return name[:-1] if plural else name
 
 
 def _initials(name: str) -> str:
