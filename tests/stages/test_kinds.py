@@ -49,3 +49,9 @@ def test_a_country_stands_only_for_a_country() -> None:
     assert not same_kind("Hans-Dieter Flick", "Germany")  # HaluEval: a coach "corrected" to his country
     assert not same_kind("Munich", "Germany")  # nor a country for a city in it
     assert same_kind("Michigan", "Roseau")  # a town for a state: true and more precise
+
+
+def test_a_nationality_stands_only_for_a_nationality() -> None:
+    assert same_kind("French", "Argentine")  # HaluEval: "a French film" -> "an Argentine film"
+    assert not same_kind("Polish", "Poland's Anna Harkowska")  # FaithBench: "her Polish" -> "her Poland"
+    assert head("Polish") == "nationality"

@@ -15,7 +15,8 @@ list cannot tell a person from a place. Smaller places are left without a kind o
 window names where the claim has a state ("based in Roseau" for "based in Michigan") is a true and
 more precise statement, and such fixes moved answers toward their correct versions. Names that are
 as often something else (a state, a town, a city, a person: "Georgia", "Jordan", "Chad", "Holland",
-"Singapore", "Israel") are left without a kind.
+"Singapore", "Israel") are left without a kind. A nationality ("Polish", "French") stands only for
+another: "her Polish rival" against "Poland's Anna Harkowska" is flagged, not made "her Poland rival".
 
 Usage::
 
@@ -77,15 +78,30 @@ _COUNTRIES = wordset(
 ) | frozenset(_COUNTRY_NAMES)
 
 
+# A nationality is said by an adjective: "her Polish rival" is not corrected to "her Poland rival".
+_DEMONYMS = wordset(
+    """american british english french german italian spanish portuguese dutch belgian swiss austrian
+    polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian swedish norwegian
+    danish finnish icelandic irish scottish welsh canadian mexican brazilian argentine argentinian
+    chilean peruvian colombian venezuelan cuban australian chinese japanese korean indian pakistani
+    bangladeshi afghan iranian iraqi israeli egyptian saudi syrian lebanese moroccan algerian tunisian
+    libyan nigerian kenyan ethiopian ghanaian thai vietnamese indonesian malaysian filipino
+    singaporean taiwanese nepalese serbian croatian bosnian slovenian albanian estonian latvian
+    lithuanian belarusian armenian soviet"""
+)
+
+
 def _gazetted(name: str) -> str | None:
     key = " ".join(name.lower().strip(".,'’").split())
     key = key[4:] if key.startswith("the ") else key
-    return "country" if key in _COUNTRIES else None
+    if key in _COUNTRIES:
+        return "country"
+    return "nationality" if key in _DEMONYMS else None
 
 
 def head(name: str) -> str | None:
     """The word of `name` that says its kind, singular and lower-case ("country" for the name of
-    one); None where no word does."""
+    one, "nationality" for "Polish"); None where no word does."""
     words = name.split()
     if not words:
         return None
