@@ -180,6 +180,11 @@ def test_render_like_writes_the_evidence_value_in_the_claims_style(
     assert render_like(extract_slots(claim)[0], extract_slots(evidence)[0]) == written
 
 
+def test_render_like_leaves_a_value_that_outgrows_the_claims_scale_in_the_evidences_words() -> None:
+    # Factcheck-GPT: "110 million" against "7 billion" was written "7000 million".
+    assert render_like(_one("from 110 million users"), _one("from 7 billion users")) == "7 billion"
+
+
 def test_render_like_dates_and_quantifiers() -> None:
     date = _one("on March 2, 1991 it", SlotKind.DATE)
     assert render_like(date, _one("on 1991-03-05.", SlotKind.DATE)) == "March 5, 1991"

@@ -39,8 +39,8 @@ def _render_figure(claim: Figure, evidence: Figure) -> str | None:
         d for d in range(claim.decimals, max(claim.decimals, 3) + 1) if abs(round(value, d) - value) < 1e-9
     )
     decimals = next(fits, None)
-    # "$0.35 bn" for "350 million" reads worse than the evidence's own words.
-    if decimals is None or (claim.scale > 1 and value < 1):
+    # "$0.35 bn" for "350 million", or "7000 million" for "7 billion", reads worse than the evidence's words.
+    if decimals is None or (claim.scale > 1 and not 1 <= value < 1000):
         return None
     if claim.spelled and value in _COUNT_WORDS.values():
         return _WORD_NAMES[int(value)]
