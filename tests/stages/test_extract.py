@@ -100,6 +100,11 @@ def test_a_marker_without_a_space_is_still_a_marker() -> None:
     text = "The four were: \r\n1.Abigail Adams (1797-1801) \r\n2.Marilyn Nelson (2009-2013)"
     assert sentences(text) == ["The four were:", "Abigail Adams (1797-1801)", "Marilyn Nelson (2009-2013)"]
     assert sentences("It grew 3.5% in 2023.Sales rose.") == ["It grew 3.5% in 2023.", "Sales rose."]
+    # "5.A" is a clause number, not a marker (a line break alone still ends the sentence before it)
+    assert sentences("It applies under Section\n5.A of the Act.") == [
+        "It applies under Section",
+        "5.A of the Act.",
+    ]
 
 
 def test_lists_are_one_sentence_per_item_without_marker() -> None:

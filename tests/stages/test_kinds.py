@@ -54,4 +54,5 @@ def test_a_country_stands_only_for_a_country() -> None:
 def test_a_nationality_stands_only_for_a_nationality() -> None:
     assert same_kind("French", "Argentine")  # HaluEval: "a French film" -> "an Argentine film"
     assert not same_kind("Polish", "Poland's Anna Harkowska")  # FaithBench: "her Polish" -> "her Poland"
+    assert same_kind("English", "Mandarin") and same_kind("Japanese", "Qatari")  # one word: may be either
     assert head("Polish") == "nationality"

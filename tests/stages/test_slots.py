@@ -36,8 +36,6 @@ def _one(text: str, kind: SlotKind | None = None) -> Slot:
         ("it cost $5m", 5_000_000, "USD"),
         ("1200 patients enrolled", 1200, None),
         ("a 3.45 mi freeway", 3.45, "mi"),
-        ("Route 495 is a freeway", 495, "#route"),  # a number that is part of a name
-        ("Over 500 people came", 500, None),
     ],
 )
 def test_figures_have_scale_and_unit(text: str, number: float, unit: str | None) -> None:
@@ -221,22 +219,19 @@ def test_same_unit_tells_measurements_apart() -> None:
     assert values_match(_one("1.2 km"), _one("1,200 metres")) is True
 
 
-def test_a_numbered_name_is_replaced_only_by_a_number_of_the_same_name() -> None:
-    # FaithBench: "Route 495, a 3.45-mile freeway" became "Route 3.45" against "a 3.45 mi freeway".
-    route = _one("Route 495 is a freeway", SlotKind.FIGURE)
-    assert not same_unit(route, _one("a freeway of 3.45", SlotKind.FIGURE))
-    assert same_unit(route, _one("then Route 280 north", SlotKind.FIGURE))
-    assert values_match(route, _one("NY 495 ends here", SlotKind.FIGURE)) is True
+def test_miles_written_mi_are_miles() -> None:
+    # FaithBench: "a 3.45-mile freeway" against "a 3.45 mi freeway" found no figure.
     assert values_match(_one("a 3.45-mile freeway"), _one("a 3.45 mi freeway")) is True
 
 
 def test_a_plural_name_is_the_same_name() -> None:
     cup, cups = (_one(t, SlotKind.ENTITY) for t in ("in two World Cup squads", "in two World Cups"))
     assert values_match(cup, cups) is True
-    assert (
-        values_match(_one("Acme met Williams", SlotKind.ENTITY), _one("Acme met William", SlotKind.ENTITY))
-        is False
-    )
+    for one, other in (
+        ("Serena Williams won", "Serena William won"),
+        ("the Court of Appeals", "the Court of Appeal"),
+    ):
+        assert values_match(_one(one, SlotKind.ENTITY), _one(other, SlotKind.ENTITY)) is False
 
 
 # ---- counts written as words -------------------------------------------------------------------

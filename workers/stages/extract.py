@@ -35,9 +35,9 @@ _TERMINAL = re.compile(
     rf"([.!?…]+)[{_CLOSERS}]*{_CITE}(?=\s|$)|([。！？]+)[{_CLOSERS}]*|(?<=[a-z\d)])(\.)(?=[A-Z][a-z])"
 )
 _LINE = re.compile(r"[^\n\u2028\u2029]+")
-# A list item's marker; "1.Abigail Adams" (no space, a capital after) is one too.
+# A list item's marker; "1.Abigail Adams" (no space, a capitalised word after) is one too, "5.A of" not.
 _MARKER = re.compile(
-    r"(?:[-*•‣◦▪●▸►–—+]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)]|\([a-z]\)|#{1,6})[ \t]+|\d{1,3}[.)](?=[A-Z])"
+    r"(?:[-*•‣◦▪●▸►–—+]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)]|\([a-z]\)|#{1,6})[ \t]+|\d{1,3}[.)](?=[A-Z][a-z])"
 )
 _NEXT = re.compile(r"\s*[\"'“‘«(\[]*([^\s\"'“‘«(\[]*)")
 _PREV = re.compile(r"[^\s(\[\"'“‘«]*\Z")

@@ -28,11 +28,9 @@ Usage::
 
 from __future__ import annotations
 
-import re
-
 from workers.stages._text import wordset
 
-__all__ = ["head", "numbered_name", "same_kind"]
+__all__ = ["head", "same_kind"]
 
 # Words that name a kind of administrative area, institution, event or body when they end a name (or
 # come before its "of"). Left out on purpose: words that are common surnames or parts of place names
@@ -115,27 +113,10 @@ def head(name: str) -> str | None:
 
 
 def same_kind(a: str, b: str) -> bool:
-    """Whether the names `a` and `b` may be values of one thing: the same head, or neither has one."""
-    return head(a) == head(b)
-
-
-# The word before a bare number that makes the number part of a name: a capitalised word or an acronym
-# ("Route 495", "Apollo 11", "NY 495"), not one that leads to a quantity ("About 40", "Over 500").
-_NAME_WORD = re.compile(r"\b([A-Z][A-Za-z]*)[ \u00a0]\Z")
-_QUANTITY_WORDS = wordset(
-    """about above after around at before below between by during for from in into near nearly of on over
-    past since than through to under until up with within without almost approximately roughly some only
-    just exactly all the a an and or but more less fewer top page no"""
-)
-
-
-def numbered_name(text: str, start: int) -> str | None:
-    """The name word a bare number at `start` belongs to, lower-case, or None: "Route 495" is an
-    identifier and stands only for another Route number, never for a length ("Route 3.45", FaithBench).
-
-        numbered_name("Route 495 is a freeway", 6)   # "route"
-        numbered_name("Over 500 people came", 5)     # None
-    """
-    m = _NAME_WORD.search(text, max(0, start - 24), start)
-    word = m.group(1).lower() if m else None
-    return None if word is None or word in _QUANTITY_WORDS else word
+    """Whether the names `a` and `b` may be values of one thing: the same head, or neither has one. A
+    nationality and a one-word name without a kind may ("Polish", "Qatari"; a language: "Mandarin"),
+    a nationality and a longer one may not ("Poland's Anna Harkowska")."""
+    ha, hb = head(a), head(b)
+    if {ha, hb} == {"nationality", None}:
+        return len((b if hb is None else a).split()) == 1
+    return ha == hb

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from workers.stages.clock import CLOCK, CLOCK_EITHER_HALF, CLOCKS, ClockTime, clock_times, same_time
-from workers.stages.kinds import numbered_name
+from workers.stages.kinds import head
 
 # Re-exported: content words were split out of this module and are still imported from here.
 from workers.stages.terms import Term, content_terms, stem, terms_match
@@ -301,8 +301,6 @@ def _figure_slot(text: str, m: re.Match[str]) -> Slot | None:
         when = When(int(num), None, None, "y")
         return Slot(SlotKind.YEAR, num, m.start(), m.end(), m.group(0), when=when)
     unit = _canonical_unit(pre.strip() or unit_raw.strip(" -"))  # "2.4-metre" is metres
-    if not (pre or scale_word or unit_raw) and num.isdigit() and (word := numbered_name(text, m.start())):
-        unit = f"#{word}"  # "Route 495": compared with any 495, replaced only by another Route number
     scale = _SCALES.get(scale_word.lower(), 1.0) if scale_word else 1.0
     decimals = len(num.partition(".")[2])
     figure = Figure(value * scale, unit, decimals, scale, pre, scale_raw + unit_raw, "," in num)
@@ -487,8 +485,10 @@ def _entities_match(a: str, b: str) -> bool:
 
 
 def _singular(name: str) -> str:
-    """ "World Cups" names what "World Cup" does: a plain plural "s" on the last word is no other name."""
-    plural = len(name) > 3 and name.endswith("s") and not name.endswith("ss") and " " in name
+    """The name with a kind word that ends it made singular (`kinds.head`): "World Cups" names what
+    "World Cup" does; "Court of Appeals" and "Court of Appeal", or "Serena Williams", stay as written."""
+    kind = head(name)
+    plural = kind is not None and " " in name and name.endswith(f"{kind}s")
     return name[:-1] if plural else name
 
 
