@@ -15,8 +15,9 @@ list cannot tell a person from a place. Smaller places are left without a kind o
 window names where the claim has a state ("based in Roseau" for "based in Michigan") is a true and
 more precise statement, and such fixes moved answers toward their correct versions. Names that are
 as often something else (a state, a town, a city, a person: "Georgia", "Jordan", "Chad", "Holland",
-"Singapore", "Israel") are left without a kind. A nationality ("Polish", "French") stands only for
-another: "her Polish rival" against "Poland's Anna Harkowska" is flagged, not made "her Poland rival".
+"Singapore", "Israel") are left without a kind. A nationality ("Polish", "French") stands for another
+or for a one-word name the lists do not know ("Qatari", "Mandarin"), not for a longer name: "her Polish
+rival" against "Poland's Anna Harkowska" is flagged, not made "her Poland rival".
 
 Usage::
 
