@@ -83,6 +83,28 @@ def test_wrong_entity_is_replaced_and_the_sentence_kept() -> None:
     assert out.claims[0].replacement == "the tower was designed by Gustave Eiffel"
 
 
+@pytest.mark.parametrize(
+    ("answer", "wrong", "right", "expected"),
+    [  # HaluEval: "Jauja is a French film" had become "Jauja is a Argentine film"
+        ("Jauja is a French film.", "French", "Argentine", "Jauja is an Argentine film."),
+        ("It is an Irish firm.", "Irish", "Dutch", "It is a Dutch firm."),
+        ("It is a European firm.", "European", "Asian", "It is an Asian firm."),
+        ("It is an Asian firm.", "Asian", "European", "It is a European firm."),
+        ("It has a 5 km track.", "5", "8", "It has a 8 km track."),  # figures are left alone
+        ("Banana sales rose.", "Banana", "Apple", "Apple sales rose."),  # "Banana": not an article
+        ("Acme sold Class A Ordinary shares.", "Ordinary", "Extra", "Acme sold Class A Extra shares."),
+        ("A French firm won.", "French", "Irish", "An Irish firm won."),
+    ],
+)
+def test_an_article_before_a_fixed_word_agrees_with_it(
+    answer: str, wrong: str, right: str, expected: str
+) -> None:
+    c = checked(answer, answer.rstrip("."), Verdict.CONTRADICTED)
+    at = answer.index(wrong)
+    fix = SlotFix(start=at, end=at + len(wrong), wrong=wrong, right=right)
+    assert correct(answer, [c.model_copy(update={"fixes": (fix,)})], settings=SETTINGS).text == expected
+
+
 def test_fix_with_stale_offsets_is_located_by_its_wrong_value() -> None:
     answer = "Profit was $4.2 bn."
     c = checked(answer, "Profit was $4.2 bn", Verdict.CONTRADICTED)

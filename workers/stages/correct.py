@@ -126,8 +126,27 @@ def _apply_fixes(text: str, fixes: Sequence[SlotFix]) -> str | None:
             accepted.append(span)
     out = text
     for start, end, right in reversed(accepted):
-        out = out[:start] + right + out[end:]
+        out = _article(out[:start], right) + right + out[end:]
     return out if out != text else None
+
+
+# An article before the fixed value agrees with it: "a French film" -> "an Argentine film".
+_ARTICLE = re.compile(r"(?<![\w'’-])([Aa]n?) \Z")
+# Words that open with a vowel letter but a consonant sound: "a university", "a one-off", "a European".
+_CONSONANT_SOUND = ("uni", "use", "usu", "uti", "ura", "eu", "one", "once")
+
+
+def _article(before: str, right: str) -> str:
+    """`before` with its closing "a"/"an" made to fit `right`; a figure or symbol is left alone."""
+    m = _ARTICLE.search(before)
+    if m is None or not right[:1].isalpha():
+        return before
+    # A capital "A" is an article only where a sentence starts; "Class A shares" keeps its letter.
+    if m.group(1)[0] == "A" and before[: m.start(1)].rstrip()[-1:] not in ("", ".", "!", "?", ":", '"', "“"):
+        return before
+    vowel = right[:1].lower() in "aeiou" and not right.lower().startswith(_CONSONANT_SOUND)
+    word = ("an" if vowel else "a") if m.group(1).islower() else ("An" if vowel else "A")
+    return before[: m.start(1)] + word + " "
 
 
 def _locate(text: str, fix: SlotFix) -> tuple[int, int, str] | None:
