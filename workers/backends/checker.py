@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
+from workers.stages._text import SOURCE_NOUN
 from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
 from workers.stages.conditions import charge_clashes
 from workers.stages.guises import counts_alike, loosened, unpaired_if_counted_apart
@@ -73,9 +74,8 @@ _CLAUSE_BREAK = re.compile(
 )
 # How many content words after a negation it may govern.
 _SCOPE = 3
-_SOURCE = r"(?:passage|text|article|document|source|report|summary|story|excerpt)"
 _FRAME = re.compile(
-    rf"\s*(?:according\s+to\s+the\s+{_SOURCE}\s*,?|(?:the|this)\s+{_SOURCE}(?:\s+also)?\s+"
+    rf"\s*(?:according\s+to\s+the\s+{SOURCE_NOUN}\s*,?|(?:the|this)\s+{SOURCE_NOUN}(?:\s+also)?\s+"
     r"(?:states?|says|mentions|notes|describes|discusses|reports|explains|indicates|highlights|suggests"
     r"|adds|reveals|shows|covers|details)(?:\s+that)?)\s+",
     re.IGNORECASE,

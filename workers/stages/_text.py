@@ -19,6 +19,7 @@ __all__ = [
     "AUX",
     "DETERMINERS",
     "FUNCTION_WORDS",
+    "SOURCE_NOUN",
     "STOPWORDS",
     "SUBJECT_PRONOUNS",
     "content_words",
@@ -29,6 +30,11 @@ __all__ = [
     "words",
     "wordset",
 ]
+
+
+# What an answer calls the text it summarises ("the passage", "this report"): a sentence framed by it is
+# about the source (`stages.extract`), and its frame is not part of the fact (`backends.checker`).
+SOURCE_NOUN = r"(?:passage|text|article|document|source|report|summary|story|excerpt)"
 
 
 def wordset(text: str) -> frozenset[str]:

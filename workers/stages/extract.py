@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from workers.messages import Claim
-from workers.stages._text import has_verb, is_clause, is_verb, words, wordset
+from workers.stages._text import SOURCE_NOUN, has_verb, is_clause, is_verb, words, wordset
 from workers.stages.standalone import with_standalone
 
 __all__ = ["claim_type", "extract_claims", "split_sentences"]
@@ -209,7 +209,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # text covers, no fact to check. Only a short, simple one: one that names something, gives a figure or
 # a count, says "that", "how", "as" ... or goes on past a comma or an "and" stays a claim.
 _ABOUT_SOURCE = re.compile(
-    r"(?:the|this)\s+(?:passage|article|text|document|summary|report|excerpt|source|story)\s+(?:also\s+)?"
+    rf"(?:the|this)\s+{SOURCE_NOUN}\s+(?:also\s+)?"
     r"(?:describes|discusses|covers|mentions|provides|focuses|highlights|summari[sz]es|outlines|explains"
     r"|details|presents|addresses|touches|deals|talks|is\s+about(?!\s+to\b))\b"
     r"(?P<rest>.*)",

@@ -487,9 +487,10 @@ def _entities_match(a: str, b: str) -> bool:
 def _singular(name: str) -> str:
     """The name with a kind word that ends it made singular (`kinds.head`): "World Cups" names what
     "World Cup" does; "Court of Appeals" and "Court of Appeal", or "Serena Williams", stay as written."""
+    if " " not in name or not name.endswith("s"):  # most names: no kind word to look up
+        return name
     kind = head(name)
-    plural = kind is not None and " " in name and name.endswith(f"{kind}s")
-    return name[:-1] if plural else name
+    return name[:-1] if kind is not None and name.endswith(f"{kind}s") else name
 
 
 def _initials(name: str) -> str:
