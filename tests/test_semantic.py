@@ -12,8 +12,9 @@ from tests.fakes import HashEmbedder, ScriptedChecker
 from tests.redis_server import MakeCache, RedisServer
 from workers.backends.cache import Cache, LruCache, RedisCache
 from workers.backends.cached import CachedEmbedder
-from workers.messages import Answer, Corrected, Document, Route, Stats
+from workers.messages import Answer, Corrected, Document, Judgement, Route, Stats
 from workers.pipeline import Pipeline
+from workers.protocols import CheckResult
 from workers.semantic import SemanticCache, cached_backends, namespace, scope_of
 from workers.settings import Settings
 
@@ -32,6 +33,8 @@ OTHER_DOC = Document(
 TEXT = "In fiscal 2023 Northwind Traders reported revenue of $4.8 bn. It operates in 14 countries."
 # The same words in another order: the bag-of-words fake embeds both to the same vector.
 REORDERED = "It operates in 14 countries. In fiscal 2023 Northwind Traders reported revenue of $4.8 bn."
+STATED = "Northwind Traders is headquartered in Amsterdam and operates in 14 countries."
+SPACED = "\n" + STATED.replace(".", " .") + "  "  # spacing around the sentence only
 
 
 def _answer(id_: str = "a1", text: str = TEXT, **extra: Any) -> Answer:
@@ -95,24 +98,41 @@ def test_other_documents_miss(rig: Rig) -> None:
 
 
 def test_near_identical_answer_hits_with_claims_reanchored(rig: Rig) -> None:
-    first = rig.run(_answer("a1"))
-    near = rig.run(_answer("a2", text=REORDERED))  # Rig.run checks every claim's offsets
+    rig.checker.default = CheckResult(Judgement.SUPPORT, "scripted support")
+    first = rig.run(_answer("a1", text=STATED))
+    assert first.route is Route.FULL and first.corrected == first.original  # nothing to correct
+    near = rig.run(_answer("a2", text=SPACED))  # Rig.run checks every claim's offsets
     assert near.route is Route.SEMANTIC_CACHE
-    assert near.corrected == first.corrected
-    assert {c.text for c in near.claims} == {c.text for c in first.claims}
+    assert near.corrected == SPACED  # this answer's own text, not the stored one's spacing
+    assert [c.text for c in near.claims] == [c.text for c in first.claims]
 
 
-def test_a_changed_figure_never_hits_even_below_the_threshold(
-    make_redis_cache: MakeCache, redis_url: str
+def test_a_near_match_never_reuses_another_answers_edits(rig: Rig) -> None:
+    first = rig.run(_answer("a1"))
+    assert first.corrected != first.original  # flagged
+    spaced = rig.run(_answer("a2", text=TEXT.replace(". It", ".  It")))
+    assert spaced.route is Route.FULL  # recomputed: the stored text is another answer's
+    assert spaced.corrected.startswith(TEXT[:10]) and ".  It" in spaced.corrected
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        TEXT.replace("$4.8 bn", "$4.9 bn"),  # a figure
+        TEXT.replace("It operates", "It never operates"),  # a negation
+        TEXT.replace("It operates", "It still operates"),  # a word more
+        TEXT.replace("Northwind Traders", "Contoso Traders"),  # a name for another
+        TEXT.replace("countries.", "countries?"),  # a statement made a question
+        REORDERED,  # the same words, sentences swapped: the bag-of-words fake embeds it identically
+    ],
+)
+def test_a_changed_word_never_hits_even_below_the_threshold(
+    make_redis_cache: MakeCache, redis_url: str, changed: str
 ) -> None:
     rig = Rig(make_redis_cache(redis_url), semantic_threshold=0.5)
-    rig.run(_answer("a1"))
-    changed = rig.run(_answer("a2", text=TEXT.replace("$4.8 bn", "$4.9 bn")))
-    assert changed.route is Route.FULL
-    negated = rig.run(_answer("a3", text=TEXT.replace("It operates", "It never operates")))
-    assert negated.route is Route.FULL
-    reworded = rig.run(_answer("a4", text=TEXT.replace("It operates", "It still operates")))
-    assert reworded.route is Route.SEMANTIC_CACHE  # what the guard lets through at this threshold
+    rig.checker.default = CheckResult(Judgement.SUPPORT, "scripted support")
+    assert rig.run(_answer("a1")).route is Route.FULL
+    assert rig.run(_answer("a2", text=changed)).route is Route.FULL
 
 
 def test_entries_expire(make_redis_cache: MakeCache, redis_url: str) -> None:
@@ -202,7 +222,7 @@ def test_storing_needs_no_embedder_the_lookup_indexed_the_answer() -> None:
     answer = _answer()
     assert semantic.lookup(answer) is None
     semantic._embedder = None  # type: ignore[assignment]  # a correction worker loads no model
-    semantic.store(answer, _corrected(answer))
+    semantic.store(answer, _corrected(answer, corrected=answer.answer))
     semantic._embedder = _semantic(LruCache())._embedder
     near = answer.model_copy(update={"id": "n", "answer": TEXT + " "})
     hit = semantic.lookup(near)

@@ -13,8 +13,11 @@ domain and stakes (and a `salt` for the settings that shape a correction), so te
 tenant A's result and other documents never match. Look-up reads the exact-text key first (one round
 trip, no embedding); only then are the recent answers of the same scope (a capped list of answer hashes
 and vectors) compared by cosine, and the best few entries at or above the threshold fetched at once.
-A near match must also carry the same figures and negations as the new answer, since a sentence
-embedding barely moves when "4.2" becomes "4.8" or "is" becomes "is not".
+A near match must also be the same text but for its spacing, since a sentence embedding barely
+moves when "4.2" becomes "4.8", "is" becomes "is not", "?" becomes ".", one name takes another's place
+or two sentences change places. And it reuses only a correction that changed nothing: the output is
+always this answer's own text, never the text stored for another one, so a stored edit or flag is
+recomputed for the new text instead.
 """
 
 from __future__ import annotations
@@ -37,8 +40,8 @@ __all__ = ["CachedBackends", "SemanticCache", "cached_backends", "namespace", "s
 
 _DIGEST_BYTES = 16
 _F32 = np.dtype("<f4")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_NEGATION = re.compile(r"\b(?:not|no|never|none|neither|nor|without)\b|n't\b", re.IGNORECASE)
+# A space before punctuation ("countries ." from tokenised text): spacing, not wording.
+_SPACE_BEFORE_MARK = re.compile(r"\s+(?=[.,;:!?])")
 
 
 def namespace(tenant: str | None) -> str:
@@ -107,9 +110,15 @@ class SemanticCache:
         vector = _unit(self._embedder.encode([answer.answer])[0])
         self._index(ns, scope, digest, vector, recent=recent)
         best = _ranked(recent, vector, threshold=self._threshold, exclude=digest)[: self._max_fetch]
-        guard = _guard(answer.answer)
+        words = _spacing(answer.answer)
         entries = self._entries(ns, scope, [c.digest for c in best])
-        return next((e for e in entries if _guard(e.original) == guard), None)
+        # A near match's citations would point into the stored text: it must have none to reuse.
+        usable = (
+            e
+            for e in entries
+            if _spacing(e.original) == words and e.corrected == e.original and not e.citations
+        )
+        return next((e for e in usable if _placed(e.claims, answer.answer)), None)
 
     def _index(self, ns: str, scope: str, digest: str, vector: Vectors, *, recent: Sequence[bytes]) -> None:
         """Adds the answer to the scope's recent vectors (once: a repeat of a recent text is not re-added);
@@ -154,8 +163,14 @@ def _ranked(recent: Sequence[bytes], vector: Vectors, *, threshold: float, exclu
     return sorted((_Candidate(d, c) for d, c in seen.items()), key=lambda c: -c.cosine)
 
 
-def _guard(text: str) -> tuple[tuple[str, ...], int]:
-    return tuple(sorted(_NUMBER.findall(text))), len(_NEGATION.findall(text))
+def _spacing(text: str) -> str:
+    """The text with its spacing normalised: what a near match must equal, character for character."""
+    return _SPACE_BEFORE_MARK.sub("", " ".join(text.split()))
+
+
+def _placed(claims: Sequence[ClaimResult], text: str) -> bool:
+    """Whether every claim can be put at one place in `text` (a near match reuses all of them or none)."""
+    return len(_reanchor(claims, text)) == len(claims)
 
 
 def _parse(raw: bytes | None) -> Corrected | None:
@@ -168,12 +183,17 @@ def _parse(raw: bytes | None) -> Corrected | None:
 
 
 def _reuse(found: Corrected, answer: Answer) -> Corrected:
-    """The stored correction as this answer's: its id, tenant and text, route semantic_cache."""
+    """The stored correction as this answer's: its id, tenant and text, route semantic_cache.
+
+    An exact hit's text is the stored correction; a near match changed nothing, so its text is this
+    answer's own (its spacing and punctuation, not the stored answer's)."""
+    unchanged = found.corrected == found.original
     return found.model_copy(
         update={
             "id": answer.id,
             "tenant": answer.tenant,
             "original": answer.answer,
+            "corrected": answer.answer if unchanged else found.corrected,
             "route": Route.SEMANTIC_CACHE,
             "claims": _reanchor(found.claims, answer.answer),
             "stats": Stats(),
