@@ -539,3 +539,66 @@ def test_a_route_number_is_not_corrected_to_a_length() -> None:
         _apply(wrong, _judge(wrong, window))
         == "Route 495 is a 3.45-mile freeway in Hudson County, New Jersey."
     )
+
+
+SPENDING = (
+    "UKIP, which won May's election, spent £2,956,737, while the Tories' campaign expenditure was "
+    "£2,980,815. The Lib Dems spent £1,580,575 and lost all but one of their MEPs - Labour, which came "
+    "second, spent £1,027,339."
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "the Tories spent £2,980,815",  # stated, and near UKIP's figure: never "corrected" to it
+        "The Conservatives spent £5,168,877.",  # a name the window does not use: whose figure is whose?
+        "Labour, the second-place party, spent £1,484,131.",  # four parties' figures read alike
+    ],
+)
+def test_a_value_among_others_alike_is_never_given_another_holders(claim: str) -> None:
+    result = _judge(claim, SPENDING)
+    assert result.label is not Judgement.CONTRADICT and not result.fixes
+
+
+def test_a_value_tied_to_the_claims_date_or_name_still_corrects_among_others() -> None:
+    # UKIP's figure alone hangs on "May", which the claim names too
+    result = _judge("UKIP spent £2,000,000 in May's election.", SPENDING)
+    assert result.label is Judgement.CONTRADICT
+    assert [(f.wrong, f.right) for f in result.fixes] == [("£2,000,000", "£2,956,737")]
+
+
+def test_a_day_and_month_is_one_date_corrected_as_one() -> None:
+    window = "The figures cover the campaign period from 23 January to polling day, 22 May."
+    result = _judge("The campaign period was from 23 September to polling day, 22 May.", window)
+    assert [(f.wrong, f.right) for f in result.fixes] == [("23 September", "23 January")]
+
+
+def test_a_range_of_years_is_corrected_bound_by_bound() -> None:
+    window = "Richards served as the 45th Governor of Texas from 1991 to 1995 and was defeated in 1994."
+    result = _judge("Richards served as Governor of Texas from 1992 to 1998.", window)
+    assert [(f.wrong, f.right) for f in result.fixes] == [("1992", "1991"), ("1998", "1995")]
+
+
+def test_a_negation_the_rules_cannot_place_is_reported_for_the_decision() -> None:
+    window = "James Murdoch is an American businessman, the younger son of media mogul Rupert Murdoch."
+    negated = _judge("He is not the son of Rupert Murdoch.", window)
+    assert negated.extra["negation"] == 1.0
+    assert _judge("He is the son of Rupert Murdoch.", window).extra["negation"] == 0.0
+
+
+def test_two_values_tied_to_the_claims_date_are_no_fix() -> None:
+    result = _judge("Costs were $3.5bn in 2023.", "Revenue was $4.2bn in 2023, while costs were $3.9bn.")
+    assert not result.fixes
+
+
+def test_a_date_is_corrected_only_from_its_own_event_past_an_apposition() -> None:
+    window = "Smith won the Turner Prize in 1984. He was born in London."
+    result = _judge("Smith was born in London, England, in 1950.", window)
+    assert not result.fixes
+
+
+def test_a_negation_over_other_words_is_not_reported() -> None:
+    window = "The drug is approved for adults. It is not approved for children."
+    assert _judge("The drug is approved for adults.", window).extra["negation"] == 0.0
+    assert _judge("The drug is not approved for adults.", window).extra["negation"] == 1.0

@@ -68,3 +68,31 @@ def test_is_comparative(text: str, expected: bool) -> None:
 def test_covered() -> None:
     assert covered(["head", "office"], ["headquarter"]) == 0.5
     assert covered([], ["x"]) == 0.0
+
+
+def test_a_figure_hangs_on_the_name_of_its_own_part_of_a_joined_clause() -> None:
+    window = Parsed.of("UKIP, which won May's election, spent £2,956,737, while the Tories spent £2,980,815.")
+    figures = [s for s in window.values if s.text.startswith("£")]
+    assert [k.text for k in map(window.key_near, figures) if k is not None] == ["May", "Tories"]
+
+
+def test_the_same_word_before_a_figure_pairs_it() -> None:
+    window = (
+        "In fiscal 2023 the company reported revenue of $4.2 billion, up from $3.9 billion a year earlier."
+    )
+    [_, pair] = pair_slots(Parsed.of("In fiscal 2023 the firm had revenue of $4.8 bn."), Parsed.of(window))
+    assert pair.other is not None and pair.other.text == "$4.2 billion"
+    assert pair.margin >= 0.5  # "of" before both, "from" before the other
+
+
+def test_a_date_pairs_with_the_one_its_own_verb_governs() -> None:
+    window = Parsed.of("She served as Governor from 1991 to 1995 and was defeated for re-election in 1994.")
+    [pair] = pair_slots(Parsed.of("She was defeated for re-election in 1998."), window)
+    assert pair.other is not None and pair.other.text == "1994" and pair.swappable
+
+
+def test_a_figure_is_tied_only_through_a_name_the_window_states() -> None:
+    # "Conservatives" is not in the window: pairing it with "May" binds no figure to May's.
+    window = Parsed.of("UKIP, which won May's election, spent £2,956,737, while the Tories spent £2,980,815.")
+    pairs = pair_slots(Parsed.of("the Conservatives spent £2,980,815"), window)
+    assert not any(p.tied for p in pairs)

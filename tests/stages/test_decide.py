@@ -94,6 +94,14 @@ def test_a_plain_contradiction_vetoes_support_and_is_flagged() -> None:
     assert "withheld" in why
 
 
+def test_a_negation_both_readers_see_vetoes_support_whichever_window_the_model_reads_it_on() -> None:
+    signals = _signals(0.9, 0.8, rule_support=1.0, p_contradict_cited=0.1)
+    assert DECISION.decide(signals, similarity=0.9)[0] is Judgement.SUPPORT  # the cited window agrees
+    label, p, why = DECISION.decide(signals | {"rule_negation": 1.0}, similarity=0.9)
+    assert label is Judgement.NEUTRAL and p == 0.8
+    assert "with a negation the rules see: withheld" in why
+
+
 def test_a_short_answer_read_with_its_question_has_its_own_support_threshold() -> None:
     answers = Decision(**{**DECISION.__dict__, "answer_support": 0.3})
     signals = _signals(0.45, 0.05)  # P(supported) ~0.48: under `support`, over `answer_support`

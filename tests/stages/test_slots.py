@@ -63,6 +63,10 @@ def test_percentages_are_one_kind(text: str) -> None:
         ("released on December 5 , 2000 by", "2000-12-05"),
         ("born 8 August , 1966 in", "1966-08-08"),
         ("released in May , 2019.", "2019-05"),
+        # British order without a year: "23 January" was a bare 23 and a month nobody read.
+        ("from 23 January to polling day", "????-01-23"),
+        ("polling day, 22 May.", "????-05-22"),
+        ("on the 3rd of June, it", "????-06-03"),
     ],
 )
 def test_dates_are_normalised(text: str, value: str) -> None:
@@ -186,6 +190,10 @@ def test_render_like_leaves_a_value_that_outgrows_the_claims_scale_in_the_eviden
 def test_render_like_dates_and_quantifiers() -> None:
     date = _one("on March 2, 1991 it", SlotKind.DATE)
     assert render_like(date, _one("on 1991-03-05.", SlotKind.DATE)) == "March 5, 1991"
+    assert (
+        render_like(_one("from 23 September to", SlotKind.DATE), _one("on March 5 it", SlotKind.DATE))
+        == "5 March"
+    )
     assert render_like(date, _one("in 1992 it", SlotKind.YEAR)) == "1992"  # too little to write a full date
     assert render_like(_one("in 1991 it", SlotKind.YEAR), _one("in 1994 it", SlotKind.YEAR)) == "1994"
     assert (

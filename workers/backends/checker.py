@@ -55,6 +55,9 @@ __all__ = ["OfflineChecker"]
 
 # A rival name whose clause reads at least this much like the claim's is contested, not missing.
 _CONTESTED = 0.5
+# A value not tied to the claim's date or name contradicts it only this far ahead of the next one
+# (a pairing score: shared words around the value, 0-1, plus bonuses; a quarter is one word in four).
+_CLEAR = 0.25
 _GRADED = frozenset({"universal", "majority", "existential"})
 _CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
 # The first "any" word after a negation, before any punctuation; "any longer", "any more" and "anymore"
@@ -134,8 +137,9 @@ class OfflineChecker:
             for ev, w, pair in zip(evs, windows, paired, strict=True)
         ]
         best = _pick(readings)
+        cited = evs[next(i for i, r in enumerate(readings) if r is best)]
         best = _onto_original(_noted(best, read), claim.text, text)
-        extra = {"overlap": round(best.overlap, 4)}
+        extra = {"overlap": round(best.overlap, 4), "negation": float(_negation_differs(read, cited))}
         return CheckResult(best.label, best.reason, best.window, best.fixes, best.confidence, extra)
 
     def _read_window(
@@ -185,8 +189,16 @@ class OfflineChecker:
 
     def _credible(self, pair: Pair, overlap: float) -> bool:
         """A different value counts when it may stand in for the claim's and its clause reads like the
-        claim's, or it is the only candidate and shares some of those words."""
+        claim's, or it is the only candidate and shares some of those words.
+
+        Unless it alone hangs on the claim's own date or name, it must also be plainly the claim's,
+        ahead of every other value the window gives, the claim's own included: "the Tories spent £2,980,815"
+        against UKIP's £2,956,737 and the Tories' £2,980,815 in one window, or "Labour spent £1.4m"
+        against four parties' spending, reads alike with each. The rules cannot tell whose value is
+        whose there, so the claim is left to the model and flagged, never given another's value."""
         if pair.other is None or pair.equal or not pair.swappable:
+            return False
+        if pair.margin < _CLEAR and (not pair.tied or pair.tied_rival):
             return False
         alone = pair.rivals == 1 and overlap >= self._min_support and pair.context > 0
         return pair.context >= self._min_context or alone
@@ -368,6 +380,34 @@ def _polarity_conflict(
         fixes = _negation_fix(claim.text, mine[0]) if len(mine) == 1 and named else ()
         return [_Conflict(f"negation: claim says {mine[0].text!r}, evidence does not", 0.7, fixes)]
     return [_Conflict(f"negation: evidence says {theirs[0].text!r}, claim does not", 0.7)]
+
+
+def _negation_differs(claim: Parsed, ev: Parsed) -> bool:
+    """Whether the claim and a sentence of the window say the same words, one with a "not" before
+    them and one without, whether or not the rules could make a conflict of it ("He is not the son of
+    Rupert Murdoch" against "... the younger son of media mogul Rupert Murdoch"): the calibrated
+    decision then lets the model's contradiction on any window withhold SUPPORT (`stages.decide`).
+    Only a negation whose following words the other text has all counts: "approved for adults" is
+    not at odds with "not approved for children"."""
+    whole = (0, len(claim.text))
+    for segment in ev.segments:
+        mine = [n for n in _negations(claim, whole) if _said(_scope(claim, n, whole), _stems(ev, segment))]
+        theirs = [n for n in _negations(ev, segment) if _said(_scope(ev, n, segment), _stems(claim, whole))]
+        if polarity(mine) != polarity(theirs):
+            return True
+    return False
+
+
+def _negations(read: Parsed, span: tuple[int, int]) -> list[Slot]:
+    return [s for s in read.slots if s.kind is SlotKind.NEGATION and span[0] <= s.start < span[1]]
+
+
+def _scope(read: Parsed, negation: Slot, span: tuple[int, int]) -> list[str]:
+    return [t.stem for t in read.terms if negation.end <= t.start < span[1]][:_SCOPE]
+
+
+def _said(words: list[str], other: list[str]) -> bool:
+    return bool(words) and all(any(terms_match(w, o) for o in other) for w in words)
 
 
 def _names_subject(claim: Parsed, segment: str) -> bool:

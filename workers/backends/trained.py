@@ -217,6 +217,8 @@ def signals(rule: CheckResult) -> dict[str, float]:
         "rule_conflict": float(conflict and not rule.fixes),
         "rule_missing": float(rule.label is Judgement.INSUFFICIENT),
         "coverage": float(rule.extra.get("overlap", 0.0)),
+        # not one of the fitted features: it lets the model's contradiction on any window veto SUPPORT
+        "rule_negation": float(rule.extra.get("negation", 0.0)),
     }
 
 

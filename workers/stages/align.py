@@ -16,11 +16,12 @@ Usage::
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from workers.stages._text import AUX, DETERMINERS, is_verb, wordset
+from workers.stages._text import AUX, DETERMINERS, FUNCTION_WORDS, is_verb, wordset
 from workers.stages.kinds import same_kind
 from workers.stages.slots import Slot, SlotKind, extract_slots, same_unit, values_match
 from workers.stages.terms import Term, content_terms, stem, terms_match
@@ -39,6 +40,13 @@ _ANCHOR_BONUS = 0.5
 # Claims with more slots than this are paired greedily instead of by exhaustive search.
 _MAX_SEARCH = 6
 _SEGMENT_END = re.compile(r"(?<=[.!?;])\s+")
+# A relative clause opening after a comma: its verbs are not the main clause's.
+_RELATIVE = re.compile(r",\s*(?:where|which|who|whom|whose|when)\b", re.IGNORECASE)
+# Where a clause joins another with its own subject: ", while", ", whereas", ", and", " but" ...
+_JOIN = re.compile(
+    r",\s+(?:while|whereas|and|but|compared (?:with|to))\b|\s+(?:while|whereas)\s+"
+    r"|(?<!\ball)\s+but\s+|\s+[-–—]\s+"
+)
 UP = wordset(
     "rose rise rises risen rising increased increase increases grew grow grows gained gain gains higher"
 )
@@ -108,14 +116,17 @@ class Parsed:
 
     def event_word(self, slot: Slot) -> str | None:
         """The verb closest before `slot` in its clause ("joined" of "joined the company in 1990"),
-        auxiliaries left out; None when the clause has none before it."""
+        auxiliaries left out; None when the clause has none before it. A relative clause is a clause
+        of its own: in "leaves Arbroath, where he had been since 2002" the year is not when he leaves."""
         lo = self.segment_of(slot.start)[0]
+        lo = max([lo, *(m.end() for m in _RELATIVE.finditer(self.text, lo, slot.start))])
         ws = [t.group(0) for t in _TOKEN.finditer(self.text, lo, slot.start)]
-        # A participle after an auxiliary ("was born", "has grown") is the event too.
+        # A participle after an auxiliary ("was born", "has grown") is the event too; "was from" is not.
         verbs = [
             w
             for i, w in enumerate(ws)
-            if w.lower() not in AUX and (is_verb(ws, i) or (i > 0 and ws[i - 1].lower() in AUX))
+            if w.lower() not in AUX | FUNCTION_WORDS
+            and (is_verb(ws, i) or (i > 0 and ws[i - 1].lower() in AUX))
         ]
         return stem(verbs[-1].lower()) if verbs else None
 
@@ -124,10 +135,18 @@ class Parsed:
         return next((t.stem for t in self.terms if 0 < t.start - slot.end <= 2), None)
 
     def key_near(self, slot: Slot) -> Slot | None:
-        """The date or name closest to `slot` in its clause: what a figure is a figure of."""
+        """The date or name closest to `slot` in its clause: what a figure is a figure of. Its own part
+        of a joined clause first: in "UKIP, which won May's election, spent £2.9m, while the Tories
+        spent £3.0m" UKIP's figure is nearer "Tories" than its own part's names, but "while" parts them."""
         lo, hi = self.segment_of(slot.start)
         keys = [k for k in self.values if k.kind in KEYS and lo <= k.start < hi and k is not slot]
-        return min(keys, key=lambda k: min(abs(k.start - slot.end), abs(slot.start - k.end)), default=None)
+        joins = [m.start() for m in _JOIN.finditer(self.text, lo, hi)]
+        part_lo = max((j for j in joins if j <= slot.start), default=lo)
+        part_hi = min((j for j in joins if j >= slot.end), default=hi)
+        own = [k for k in keys if part_lo <= k.start < part_hi]
+        return min(
+            own or keys, key=lambda k: min(abs(k.start - slot.end), abs(slot.start - k.end)), default=None
+        )
 
     def anchor(self, slot: Slot) -> str | None:
         """The word right before `slot`, past determiners ("in" of "in the Hague"); None after
@@ -164,13 +183,22 @@ class Pair:
     rivals: int = 0
     # The window's value may replace the claim's: same unit, and for names the same role.
     swappable: bool = False
+    # The window's value hangs on the date or name the claim's hangs on ("$4.2 bn in 2023").
+    tied: bool = False
+    # How far this counterpart's score is ahead of the best free one left (the claim's own value
+    # stated elsewhere in the window included; inf when none is left or none was chosen).
+    margin: float = math.inf
+    # Another free counterpart hangs on the same date or name ("revenue $4.2bn in 2023, costs $3.9bn").
+    tied_rival: bool = False
 
 
 def pair_slots(claim: Parsed, ev: Parsed) -> list[Pair]:
     """Each claim slot with its counterpart, one to one: dates and names first, then the figures."""
     keys = [s for s in claim.values if s.kind in KEYS]
     paired = _pair_group(claim, ev, keys, {})
-    bound = {p.slot.start: p.other for p in paired if p.other is not None}
+    # Only a name or date the window states as the claim's binds a figure: "the Conservatives"
+    # paired with the window's "May" (no match) says nothing about whose figure is whose.
+    bound = {p.slot.start: p.other for p in paired if p.other is not None and p.equal}
     figures = [s for s in claim.values if s.kind not in KEYS]
     paired += _pair_group(claim, ev, figures, bound)
     return sorted(paired, key=lambda p: p.slot.start)
@@ -182,9 +210,12 @@ def _pair_group(claim: Parsed, ev: Parsed, slots: list[Slot], bound: Mapping[int
     out = []
     for slot, opts, pick in zip(slots, options, chosen, strict=True):
         # Rivals: the counterparts no other claim slot took.
-        free = sum(1 for _, p in opts if id(p.other) == pick or id(p.other) not in chosen)
-        found = next((p for _, p in opts if id(p.other) == pick), Pair(slot))
-        out.append(replace(found, rivals=free))
+        free = [(score, p) for score, p in opts if id(p.other) == pick or id(p.other) not in chosen]
+        score, found = next(((sc, p) for sc, p in opts if id(p.other) == pick), (0.0, Pair(slot)))
+        others = [(sc, p) for sc, p in free if id(p.other) != pick]
+        margin = score - max((sc for sc, _ in others), default=-math.inf) if pick is not None else math.inf
+        tied_rival = any(p.tied for _, p in others)
+        out.append(replace(found, rivals=len(free), margin=margin, tied_rival=tied_rival))
     return out
 
 
@@ -199,14 +230,21 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         context, equal = covered(around, ev.near(e)), bool(values_match(slot, e))
         tied = key is not None and _bound(ev.key_near(e), bound.get(key.start), key)
         anchored = slot.kind is SlotKind.ENTITY and _same_anchor(claim, slot, ev, e)
-        score = context + _EQUAL_BONUS * equal + _BOUND_BONUS * tied + _ANCHOR_BONUS * anchored
+        # The same little word before a figure too: "revenue of $4.8 bn" is "revenue of $4.2 billion",
+        # not "up from $3.9 billion" (a verb says less: "X spent" and "Y spent" are every party's); and a
+        # date's own verb: "defeated ... in 1994", not "served from 1991".
+        led = slot.kind in (SlotKind.FIGURE, SlotKind.PERCENT) and _same_anchor(
+            claim, slot, ev, e, among=FUNCTION_WORDS
+        )
+        led = led or (event is not None and _own_event(event, ev, e))
+        score = context + _EQUAL_BONUS * equal + _BOUND_BONUS * tied + _ANCHOR_BONUS * (anchored or led)
         swappable = same_unit(slot, e) and (slot.kind is not SlotKind.ENTITY or anchored)
         swappable = swappable and not (slot.kind is SlotKind.ENTITY and claim.in_subject(slot))
         # A county is not corrected to a hamlet's name: a name replaces only a name of its kind.
         swappable = swappable and (slot.kind is not SlotKind.ENTITY or same_kind(slot.text, e.text))
         # "born in 1968" is not corrected to the year a lawsuit was filed: a date of the same event only.
         swappable = swappable and (event is None or _same_event(event, ev, e))
-        scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable)))
+        scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable, tied)))
     return sorted(scored, key=lambda sp: -sp[0])
 
 
@@ -221,15 +259,23 @@ def _rivals(claim: Parsed, ev: Parsed, slot: Slot) -> list[Slot]:
     return [e for e in rivals if not ev.in_subject(e) and not _named_in(claim, e)]
 
 
-def _same_anchor(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
+def _same_anchor(
+    claim: Parsed, slot: Slot, ev: Parsed, other: Slot, *, among: Collection[str] | None = None
+) -> bool:
     mine = claim.anchor(slot)
-    return mine is not None and mine == ev.anchor(other)
+    return mine is not None and mine == ev.anchor(other) and (among is None or mine in among)
 
 
 def _same_event(event: str, ev: Parsed, other: Slot) -> bool:
     """Whether the claim's event word for its date ("born", "founded": `Parsed.event_word`) is near
     the window's date too; a date with no such word is left to the other checks."""
     return any(terms_match(event, w) for w in ev.near(other))
+
+
+def _own_event(event: str, ev: Parsed, other: Slot) -> bool:
+    """Whether the window's date has the claim's event word as its own (the verb closest before it)."""
+    theirs = ev.event_word(other)
+    return theirs is not None and terms_match(event, theirs)
 
 
 def _named_in(claim: Parsed, name: Slot) -> bool:

@@ -14,6 +14,8 @@ data, never on the items it is scored on), giving P(supported):
   flagged for its cosine;
 - never SUPPORT while the model reads the window that SUPPORT would rest on as a contradiction
   (P(contradict) >= `veto` there): the other signals cannot outvote it, and the claim is flagged;
+  nor while the rules see a "not" in the claim or its window that the other lacks (`rule_negation`)
+  and the model reads some window as a contradiction at `veto`: a negation barely moves similarity;
 - NEUTRAL otherwise, which correction FLAGs.
 
 Usage::
@@ -95,6 +97,10 @@ class Decision:
         p = self.p_supported(signals, similarity=similarity)
         p_c = signals.get("p_contradict", 0.0)
         cited = signals.get("p_contradict_cited", p_c)
+        where = "on the window it would rest on"
+        if signals.get("rule_negation", 0.0) and p_c > cited:
+            # two readers see the "not": the model's strongest contradiction counts, wherever it reads it
+            cited, where = p_c, "with a negation the rules see"
         support = self.answer_support if answer and self.answer_support is not None else self.support
         why = f"calibrated P(supported) {p:.2f} (threshold {support:.2f}), model P(contradict) {p_c:.2f}"
         # A value conflict the model corroborates comes first: it carries the value the evidence states.
@@ -103,7 +109,7 @@ class Decision:
         if p >= support and cited < self.veto:
             return Judgement.SUPPORT, p, why
         if p >= support:
-            why = f"{why}; P(contradict) {cited:.2f} >= {self.veto:.2f} on the window it would rest on"
+            why = f"{why}; P(contradict) {cited:.2f} >= {self.veto:.2f} {where}"
             return Judgement.NEUTRAL, cited, f"{why}: withheld"
         return Judgement.NEUTRAL, 1.0 - p, why
 

@@ -57,6 +57,7 @@ def _render_when(claim: When, evidence: When) -> str | None:
         "iso": (f"{y or 0:04d}-{m or 0:02d}-{d or 0:02d}", (y, m, d)),
         "my": (f"{month} {y}", (y, m)),
         "md": (f"{month} {d}", (m, d)),
+        "dm": (f"{d} {month}", (m, d)),
         "y": (f"{y}", (y,)),
     }
     text, needed = formats[claim.style]

@@ -70,7 +70,7 @@ class When:
     year: int | None
     month: int | None
     day: int | None
-    style: str  # "mdy", "dmy", "md", "my", "iso", "y"
+    style: str  # "mdy", "dmy", "md", "dm", "my", "iso", "y"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +108,13 @@ _MONTHS = (
 _MONTH_NUM = {m: i + 1 for i, m in enumerate(_MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(_MONTHS)}
 _MONTH_NUM["sept"] = 9
 _CALENDAR = frozenset(_MONTH_NUM) | _words("monday tuesday wednesday thursday friday saturday sunday")
-_MONTH_RE = (
+_MONTH_BARE = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
-    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)"
 )
+_MONTH_RE = _MONTH_BARE + r"\.?"
+_AFTER_NAME = re.compile(r"(?:^|[\s(])(?!(?:On|In|By|From|Since|Until|Before|After)\b)[A-Z][\w'’-]*\s+\Z")
+_MONTH_FULL = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 # (canonical unit, family, factor to the family's base unit)
 _UNITS: dict[str, tuple[str, str, float]] = {
     **dict.fromkeys(["$", "us$", "usd", "dollar", "dollars"], ("USD", "currency", 1.0)),
@@ -186,6 +189,16 @@ _DATES = (
     (re.compile(r"\b(?P<year>\d{4})-(?P<mon>\d{2})-(?P<day>\d{2})\b"), "iso"),
     (re.compile(rf"\b(?P<mon>{_MONTH_RE})(?:\s?,)?\s+(?P<year>\d{{4}})\b"), "my"),
     (re.compile(rf"\b(?P<mon>{_MONTH_RE})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s?,?\s*\d)"), "md"),
+    # "from 23 January to polling day, 22 May": British order without a year is a date too, not a
+    # bare 23 beside a month nobody reads. Full month names only, not after a capitalised word and
+    # not before one: "2 Jan Kowalski", "Rocky 4 June", "Chapter 12 March of the Penguins" are names.
+    (
+        re.compile(
+            rf"(?<![\d.,])\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTH_FULL})(?![\w-])"
+            rf"(?!\s?,?\s*\d)(?!\s+[A-Z])"
+        ),
+        "dm",
+    ),
 )
 _YEAR_BEFORE = re.compile(
     r"\b(?:in|since|by|from|until|till|to|of|during|year|fiscal|FY|early|late|mid|the|and|or|before|after|between"
@@ -252,6 +265,8 @@ def _dates(text: str) -> list[Slot]:
 
 
 def _date_slot(m: re.Match[str], style: str) -> Slot | None:
+    if style == "dm" and _AFTER_NAME.search(m.string, 0, m.start()):
+        return None  # "Rocky 4 June", "Chapter 12 March": a number that is part of a name
     groups = m.groupdict()
     mon = groups["mon"]
     key = mon.rstrip(".").lower()
