@@ -110,13 +110,13 @@ class SemanticCache:
         vector = _unit(self._embedder.encode([answer.answer])[0])
         self._index(ns, scope, digest, vector, recent=recent)
         best = _ranked(recent, vector, threshold=self._threshold, exclude=digest)[: self._max_fetch]
-        words = _spacing(answer.answer)
+        spaced = _spacing(answer.answer)
         entries = self._entries(ns, scope, [c.digest for c in best])
         # A near match's citations would point into the stored text: it must have none to reuse.
         usable = (
             e
             for e in entries
-            if _spacing(e.original) == words and e.corrected == e.original and not e.citations
+            if _spacing(e.original) == spaced and e.corrected == e.original and not e.citations
         )
         return next((e for e in usable if _placed(e.claims, answer.answer)), None)
 

@@ -40,6 +40,8 @@ _ANCHOR_BONUS = 0.5
 # Claims with more slots than this are paired greedily instead of by exhaustive search.
 _MAX_SEARCH = 6
 _SEGMENT_END = re.compile(r"(?<=[.!?;])\s+")
+# Words that are never a date's event: auxiliaries, prepositions and other function words.
+_NOT_EVENTS = AUX | FUNCTION_WORDS
 # A relative clause opening after a comma: its verbs are not the main clause's.
 _RELATIVE = re.compile(r",\s*(?:where|which|who|whom|whose|when)\b", re.IGNORECASE)
 # Where a clause joins another with its own subject: ", while", ", whereas", ", and", " but" ...
@@ -125,8 +127,7 @@ class Parsed:
         verbs = [
             w
             for i, w in enumerate(ws)
-            if w.lower() not in AUX | FUNCTION_WORDS
-            and (is_verb(ws, i) or (i > 0 and ws[i - 1].lower() in AUX))
+            if w.lower() not in _NOT_EVENTS and (is_verb(ws, i) or (i > 0 and ws[i - 1].lower() in AUX))
         ]
         return stem(verbs[-1].lower()) if verbs else None
 

@@ -108,13 +108,10 @@ _MONTHS = (
 _MONTH_NUM = {m: i + 1 for i, m in enumerate(_MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(_MONTHS)}
 _MONTH_NUM["sept"] = 9
 _CALENDAR = frozenset(_MONTH_NUM) | _words("monday tuesday wednesday thursday friday saturday sunday")
-_MONTH_BARE = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
-    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)"
-)
-_MONTH_RE = _MONTH_BARE + r"\.?"
-_AFTER_NAME = re.compile(r"(?:^|[\s(])(?!(?:On|In|By|From|Since|Until|Before|After)\b)[A-Z][\w'’-]*\s+\Z")
 _MONTH_FULL = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_MONTH_RE = rf"(?:{_MONTH_FULL}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+# A capitalised word right before a day-month date makes it part of a name ("Rocky 4 June").
+_AFTER_NAME = re.compile(r"(?:^|[\s(])(?!(?:On|In|By|From|Since|Until|Before|After)\b)[A-Z][\w'’-]*\s+\Z")
 # (canonical unit, family, factor to the family's base unit)
 _UNITS: dict[str, tuple[str, str, float]] = {
     **dict.fromkeys(["$", "us$", "usd", "dollar", "dollars"], ("USD", "currency", 1.0)),
