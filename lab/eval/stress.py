@@ -9,8 +9,9 @@ known exactly, so each edit is scored against it:
 - `restored`: the corrected answer, flags left out, is the original;
 - `toward` / `away`: edits moved it closer to / further from the original (Levenshtein similarity);
   a REMOVE of the changed sentence counts `away`, though it is what REMOVE is for; `same`: neither;
-- `flagged`: nothing edited and the changed sentence flagged; `missed`: neither (verified, or held
-  for review with its flags);
+- `flagged`: nothing edited and the changed sentence flagged; `held`: not flagged in the text but
+  UNVERIFIED or CONTRADICTED in an answer sent to human review (the over-correction guard holds an
+  answer's flags back when they are too many); `missed`: none of these (verified);
 - the unchanged answers: `verbatim` or not.
 
 Read only `train` or `valid`: the changes reuse those splits' own names and figures.
@@ -38,7 +39,7 @@ from lab.eval.metrics import lev_similarity
 from lab.eval.runner import Processor
 from lab.eval.scoring import _unflagged
 from lab.training import perturb
-from workers.messages import Action, Corrected
+from workers.messages import Action, Corrected, Verdict
 from workers.stages.extract import split_sentences
 
 __all__ = ["KINDS", "Variant", "outcome", "run", "summary", "variants"]
@@ -104,8 +105,11 @@ def outcome(variant: Variant, corrected: Corrected) -> str:
         before, after = lev_similarity(changed, original), lev_similarity(fixed, original)
         return "toward" if after > before else "away" if after < before else "same"
     lo, hi = variant.start, variant.start + len(variant.changed)
-    flagged = any(c.action is Action.FLAG and c.start < hi and lo < c.end for c in corrected.claims)
-    return "flagged" if flagged else "missed"
+    touched = [c for c in corrected.claims if c.start < hi and lo < c.end]
+    if any(c.action is Action.FLAG for c in touched):
+        return "flagged"
+    held = corrected.needs_review and any(c.verdict is not Verdict.VERIFIED for c in touched)
+    return "held" if held else "missed"
 
 
 def run(chosen: Sequence[Variant], pipeline: Processor) -> list[dict[str, Any]]:
@@ -141,6 +145,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "edits_toward": changed["restored"] + changed["toward"],
         "edits_away": changed["away"],
         "flagged": changed["flagged"],
+        "held": changed["held"],
         "missed": changed["missed"],
         "originals_verbatim": by_kind["original"].get("verbatim", 0),
         "originals": sum(by_kind["original"].values()),

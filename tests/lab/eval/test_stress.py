@@ -74,6 +74,11 @@ def test_outcomes_are_scored_against_the_original_text() -> None:
     )
     untouched = Corrected(id="a", original=changed.text, corrected=changed.text, route=Route.FULL)
     assert outcome(changed, untouched) == "missed"
+    flagged = _Restorer("flag").process(changed.item.answer.model_copy(update={"answer": changed.text}))
+    unflagged = tuple(c.model_copy(update={"action": Action.KEEP}) for c in flagged.claims)
+    held = untouched.model_copy(update={"claims": unflagged, "needs_review": True})
+    assert outcome(changed, held) == "held"  # the guard held its flags back for a reviewer
+    assert outcome(changed, held.model_copy(update={"needs_review": False})) == "missed"
 
 
 def test_run_and_summary_count_every_variant_once() -> None:
