@@ -602,3 +602,12 @@ def test_a_negation_over_other_words_is_not_reported() -> None:
     window = "The drug is approved for adults. It is not approved for children."
     assert _judge("The drug is approved for adults.", window).extra["negation"] == 0.0
     assert _judge("The drug is not approved for adults.", window).extra["negation"] == 1.0
+
+
+def test_a_negated_claim_the_window_also_states_keeps_its_not() -> None:
+    window = "The drug is approved for adults. It is not approved for children."
+    result = _judge("The drug is not approved for children.", window)
+    assert result.label is not Judgement.CONTRADICT and not result.fixes
+    assert _judge("The drug is not approved for adults.", "The drug is approved for adults.").label is (
+        Judgement.CONTRADICT
+    )

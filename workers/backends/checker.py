@@ -179,13 +179,29 @@ class OfflineChecker:
             if p.slot.start not in locked and self._credible(p, overlap) and counts_alike(p, claim, ev)
         ]
         shared = {s for s in claim.context() if any(terms_match(s, t) for t in _stems(ev, segment))}
-        if covered(claim.context(), _stems(ev, segment)) >= self._min_support:
+        if covered(claim.context(), _stems(ev, segment)) >= self._min_support and not self._agrees_elsewhere(
+            claim, ev
+        ):
             found += _polarity_conflict(claim, ev, segment, shared)
         if overlap >= self._min_topic:
             found += _role_conflicts(claim, ev) if roles else []
             found += _charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
             found += _direction_conflicts(claim, ev, segment)
         return found
+
+    def _agrees_elsewhere(self, claim: Parsed, ev: Parsed) -> bool:
+        """Whether some sentence of the window reads as much like the claim and says it with the claim's
+        own polarity: "The drug is not approved for children" is no contradiction of a window that says
+        "It is approved for adults. It is not approved for children." whichever sentence comes first."""
+        for segment in ev.segments:
+            stems = _stems(ev, segment)
+            if covered(claim.context(), stems) < self._min_support:
+                continue
+            shared = {s for s in claim.context() if any(terms_match(s, t) for t in stems)}
+            mine = _scoped(claim, (0, len(claim.text)), shared, negations=True)
+            if polarity(mine) == polarity(_scoped(ev, segment, shared, negations=True)):
+                return True
+        return False
 
     def _credible(self, pair: Pair, overlap: float) -> bool:
         """A different value counts when it may stand in for the claim's and its clause reads like the
