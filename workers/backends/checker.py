@@ -178,7 +178,7 @@ class OfflineChecker:
             for p in pairs
             if p.slot.start not in locked and self._credible(p, overlap) and counts_alike(p, claim, ev)
         ]
-        shared = {s for s in claim.context() if any(terms_match(s, t) for t in _stems(ev, segment))}
+        shared = _shared(claim, _stems(ev, segment))
         if covered(claim.context(), _stems(ev, segment)) >= self._min_support and not self._agrees_elsewhere(
             claim, ev
         ):
@@ -197,7 +197,7 @@ class OfflineChecker:
             stems = _stems(ev, segment)
             if covered(claim.context(), stems) < self._min_support:
                 continue
-            shared = {s for s in claim.context() if any(terms_match(s, t) for t in stems)}
+            shared = _shared(claim, stems)
             mine = _scoped(claim, (0, len(claim.text)), shared, negations=True)
             if polarity(mine) == polarity(_scoped(ev, segment, shared, negations=True)):
                 return True
@@ -526,6 +526,11 @@ def _best_segment(claim: Parsed, ev: Parsed) -> tuple[int, int]:
     """The window clause sharing most content words with the claim."""
     context = claim.context()
     return max(ev.segments, key=lambda seg: (covered(context, _stems(ev, seg)), -seg[0]))
+
+
+def _shared(claim: Parsed, stems: list[str]) -> set[str]:
+    """The claim's content words that `stems` (a window sentence's) also has."""
+    return {s for s in claim.context() if any(terms_match(s, t) for t in stems)}
 
 
 def _stems(read: Parsed, span: tuple[int, int]) -> list[str]:

@@ -87,12 +87,21 @@ class Parsed:
     slots: tuple[Slot, ...]
     terms: tuple[Term, ...]
     segments: tuple[tuple[int, int], ...]
+    # Where joined clauses (`_JOIN`) and relative clauses (`_RELATIVE`) start and end, found once: the
+    # pairing asks for a slot's clause part once per candidate counterpart.
+    joins: tuple[tuple[int, int], ...] = ()
+    relatives: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def of(cls, text: str, *, entities: Sequence[Slot] = ()) -> Parsed:
         slots = extract_slots(text)
         return cls(
-            text, slots + _mentions(text, entities, slots), tuple(content_terms(text)), _segments(text)
+            text,
+            slots + _mentions(text, entities, slots),
+            tuple(content_terms(text)),
+            _segments(text),
+            tuple(m.span() for m in _JOIN.finditer(text)),
+            tuple(m.span() for m in _RELATIVE.finditer(text)),
         )
 
     @property
@@ -121,7 +130,7 @@ class Parsed:
         auxiliaries left out; None when the clause has none before it. A relative clause is a clause
         of its own: in "leaves Arbroath, where he had been since 2002" the year is not when he leaves."""
         lo = self.segment_of(slot.start)[0]
-        lo = max([lo, *(m.end() for m in _RELATIVE.finditer(self.text, lo, slot.start))])
+        lo = max([lo, *(end for start, end in self.relatives if lo <= start and end <= slot.start)])
         ws = [t.group(0) for t in _TOKEN.finditer(self.text, lo, slot.start)]
         # A participle after an auxiliary ("was born", "has grown") is the event too; "was from" is not.
         verbs = [
@@ -141,7 +150,7 @@ class Parsed:
         spent £3.0m" UKIP's figure is nearer "Tories" than its own part's names, but "while" parts them."""
         lo, hi = self.segment_of(slot.start)
         keys = [k for k in self.values if k.kind in KEYS and lo <= k.start < hi and k is not slot]
-        joins = [m.start() for m in _JOIN.finditer(self.text, lo, hi)]
+        joins = [start for start, end in self.joins if lo <= start and end <= hi]
         part_lo = max((j for j in joins if j <= slot.start), default=lo)
         part_hi = min((j for j in joins if j >= slot.end), default=hi)
         own = [k for k in keys if part_lo <= k.start < part_hi]
