@@ -12,6 +12,8 @@ known exactly, so each edit is scored against it:
 - `flagged`: nothing edited and the changed sentence flagged; `held`: not flagged in the text but
   UNVERIFIED or CONTRADICTED in an answer sent to human review (the over-correction guard holds an
   answer's flags back when they are too many); `missed`: none of these (verified);
+  `no_claim`: none of these, and the original sentence gave no claim either ("Here is a concise
+  summary:" made "Here is not a concise summary:"): procedural text is not checked, so nothing is missed;
 - the unchanged answers: `verbatim` or not.
 
 Read only `train` or `valid`: the changes reuse those splits' own names and figures.
@@ -93,8 +95,9 @@ def _names(items: Sequence[EvalItem]) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in found.items()}
 
 
-def outcome(variant: Variant, corrected: Corrected) -> str:
-    """What correction did with the variant (see the module's list)."""
+def outcome(variant: Variant, corrected: Corrected, *, claimed: bool = True) -> str:
+    """What correction did with the variant (see the module's list); `claimed`: whether the original
+    answer had a claim in the changed sentence."""
     if variant.kind == "original":
         return "verbatim" if corrected.corrected == corrected.original else "changed"
     original, changed = variant.item.answer.answer, variant.text
@@ -109,15 +112,23 @@ def outcome(variant: Variant, corrected: Corrected) -> str:
     if any(c.action is Action.FLAG for c in touched):
         return "flagged"
     held = corrected.needs_review and any(c.verdict is not Verdict.VERIFIED for c in touched)
-    return "held" if held else "missed"
+    return "held" if held else "missed" if claimed else "no_claim"
+
+
+def _claimed(variant: Variant, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(start < variant.end and variant.start < end for start, end in spans)
 
 
 def run(chosen: Sequence[Variant], pipeline: Processor) -> list[dict[str, Any]]:
     """One row per variant: its kind, outcome, the changed sentence and the edits made."""
     rows = []
+    spans: dict[str, list[tuple[int, int]]] = {}  # each original's claims, which comes before its variants
     for i, v in enumerate(chosen):
         answer = v.item.answer.model_copy(update={"answer": v.text, "id": f"{v.item.answer.id}~{i}"})
         corrected = pipeline.process(answer)
+        if v.kind == "original":
+            spans[v.item.answer.id] = [(c.start, c.end) for c in corrected.claims]
+        claimed = v.kind == "original" or _claimed(v, spans.get(v.item.answer.id, [(0, len(v.text))]))
         edits = [
             {"claim": c.text, "action": c.action.value, "replacement": c.replacement, "reason": c.reason}
             for c in corrected.claims
@@ -127,7 +138,7 @@ def run(chosen: Sequence[Variant], pipeline: Processor) -> list[dict[str, Any]]:
             {
                 "id": answer.id,
                 "kind": v.kind,
-                "outcome": outcome(v, corrected),
+                "outcome": outcome(v, corrected, claimed=claimed),
                 "changed": v.changed,
                 "edits": edits,
             }
@@ -147,6 +158,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "flagged": changed["flagged"],
         "held": changed["held"],
         "missed": changed["missed"],
+        "no_claim": changed["no_claim"],
         "originals_verbatim": by_kind["original"].get("verbatim", 0),
         "originals": sum(by_kind["original"].values()),
     }

@@ -52,6 +52,21 @@ def test_swapped_figure_is_a_contradiction_with_a_fix_in_the_claims_style() -> N
     assert 0.0 <= result.confidence <= 1.0
 
 
+def test_a_price_against_tokenized_text_is_a_conflict_with_the_price_it_gives() -> None:
+    claim = "Season tickets will start at £531."
+    result = _judge(claim, "west ham have revealed season tickets will cost as little as £ 289 .")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "Season tickets will start at £289."
+
+
+def test_a_nationality_said_in_another_order_is_a_conflict_with_the_windows() -> None:
+    claim = "French Montana is a Hungarian rapper."
+    result = _judge(claim, "Excuse My French is the debut studio album by American rapper French Montana.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "French Montana is a American rapper."  # correction mends the article
+    assert "nationality before 'rapper'" in result.reason
+
+
 def test_scale_equivalence_is_support() -> None:
     result = _judge("Revenue was 4.2 bn in 2023.", "In 2023 revenue was 4,200,000,000 dollars.")
     assert result.label is Judgement.SUPPORT

@@ -123,3 +123,16 @@ def test_verification_applies_it_to_a_claim_read_with_its_question() -> None:
         for c in (fragment, pronoun)
     ]  # fmt: skip
     assert verdicts == [Verdict.VERIFIED, Verdict.UNVERIFIED]
+
+
+def test_the_model_alone_never_edits_a_claim_whose_every_value_the_rules_find_as_stated() -> None:
+    # "The second, Tim Roth, born on December 6, 1975, is the guitarist ..." read at P(contradict) 1.00
+    # against a window that says just that: it was removed; two readers disagreeing is a flag
+    label, p, why = DECISION.decide(_signals(0.01, 0.99, rule_support=1.0, rule_values=1.0), similarity=0.9)
+    assert label is Judgement.NEUTRAL and p == 0.99
+    assert "the rules find every value as stated: flagged, not edited" in why
+    alone, _, _ = DECISION.decide(_signals(0.01, 0.99), similarity=0.9)
+    assert alone is Judgement.CONTRADICT
+    # a SUPPORT with no value to compare ("acquitted" against "convicted") says nothing against it
+    nothing, _, _ = DECISION.decide(_signals(0.01, 0.99, rule_support=1.0), similarity=0.9)
+    assert nothing is Judgement.CONTRADICT

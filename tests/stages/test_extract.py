@@ -67,6 +67,27 @@ def test_a_full_stop_with_no_space_ends_a_sentence_between_a_word_and_a_capitali
         assert sentences(kept) == [kept]
 
 
+def test_a_detached_full_stop_ends_a_sentence_whatever_follows() -> None:
+    # Tokenized, lower-cased news (CNN / Daily Mail sources): every sentence ends " ." and the next
+    # starts in lower case, often on a new line; read as one sentence, a document was one window.
+    text = "west ham are discussing a deal . \nthe forward was invited . beckford has offers from belgium ."
+    assert sentences(text) == [
+        "west ham are discussing a deal .",
+        "the forward was invited .",
+        "beckford has offers from belgium .",
+    ]
+    for kept in (
+        "It rose 5 % on the day.",
+        "He left at 5 p.m. on Monday.",
+        "Run pip install . to install it.",
+    ):
+        assert sentences(kept) == [kept]  # text that is not tokenized throughout
+    assert sentences("mr . smith arrived , then left . he was , in fact , late .") == [
+        "mr . smith arrived , then left .",
+        "he was , in fact , late .",
+    ]
+
+
 def test_money_with_scale_mid_sentence() -> None:
     text = "Revenue was $4.2 bn. in 2023, up from $3.9 bn. a year earlier. Profit was 1.5%."
     assert sentences(text) == [

@@ -36,6 +36,9 @@ def _one(text: str, kind: SlotKind | None = None) -> Slot:
         ("it cost $5m", 5_000_000, "USD"),
         ("1200 patients enrolled", 1200, None),
         ("a 3.45 mi freeway", 3.45, "mi"),
+        # tokenized text (CNN / Daily Mail sources) puts a space after the currency sign
+        ("will cost as little as £ 289 .", 289, "GBP"),
+        ("a budget of $ 160 million", 160_000_000, "USD"),
     ],
 )
 def test_figures_have_scale_and_unit(text: str, number: float, unit: str | None) -> None:

@@ -35,14 +35,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from workers.backends.shapes import Conflict, charge_conflicts, nationality_conflicts, role_conflicts
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
 from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
-from workers.stages.conditions import charge_clashes
 from workers.stages.guises import counts_alike, loosened, unpaired_if_counted_apart
 from workers.stages.render import render_like
-from workers.stages.roles import holder_named, role_clashes
+from workers.stages.roles import holder_named
 from workers.stages.slots import (
     Slot,
     SlotKind,
@@ -83,13 +83,6 @@ _FRAME = re.compile(
     r"|adds|reveals|shows|covers|details)(?:\s+that)?)\s+",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class _Conflict:
-    reason: str
-    strength: float
-    fixes: tuple[SlotFix, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +132,11 @@ class OfflineChecker:
         best = _pick(readings)
         cited = evs[next(i for i, r in enumerate(readings) if r is best)]
         best = _onto_original(_noted(best, read), claim.text, text)
-        extra = {"overlap": round(best.overlap, 4), "negation": float(_negation_differs(read, cited))}
+        extra = {
+            "overlap": round(best.overlap, 4),
+            "negation": float(_negation_differs(read, cited)),
+            "values": float(len(read.values)),
+        }
         return CheckResult(best.label, best.reason, best.window, best.fixes, best.confidence, extra)
 
     def _read_window(
@@ -172,7 +169,7 @@ class OfflineChecker:
         overlap: float,
         locked: frozenset[int],
         roles: bool,
-    ) -> list[_Conflict]:
+    ) -> list[Conflict]:
         found = [
             _value_conflict(p)
             for p in pairs
@@ -184,9 +181,10 @@ class OfflineChecker:
         ):
             found += _polarity_conflict(claim, ev, segment, shared)
         if overlap >= self._min_topic:
-            found += _role_conflicts(claim, ev) if roles else []
-            found += _charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
+            found += role_conflicts(claim, ev) if roles else []
+            found += charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
             found += _direction_conflicts(claim, ev, segment)
+            found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
         return found
 
     def _agrees_elsewhere(self, claim: Parsed, ev: Parsed) -> bool:
@@ -340,7 +338,7 @@ def _support(pairs: list[Pair], window: Evidence, overlap: float, cite: str) -> 
     return _Reading(Judgement.SUPPORT, reason, window, overlap, confidence)
 
 
-def _contradiction(conflicts: list[_Conflict], window: Evidence, overlap: float, cite: str) -> _Reading:
+def _contradiction(conflicts: list[Conflict], window: Evidence, overlap: float, cite: str) -> _Reading:
     strength = max(c.strength for c in conflicts)
     reason = "; ".join(c.reason for c in conflicts) + f" {cite}"
     fixes = tuple(f.model_copy(update={"evidence_doc_id": window.doc_id}) for c in conflicts for f in c.fixes)
@@ -348,44 +346,19 @@ def _contradiction(conflicts: list[_Conflict], window: Evidence, overlap: float,
     return _Reading(Judgement.CONTRADICT, reason, window, overlap, confidence, fixes, strength)
 
 
-def _value_conflict(pair: Pair) -> _Conflict:
+def _value_conflict(pair: Pair) -> Conflict:
     assert pair.other is not None
     slot, other = pair.slot, pair.other
     label = "date" if slot.kind in (SlotKind.DATE, SlotKind.YEAR) else slot.kind.value
     fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
-    return _Conflict(
+    return Conflict(
         f"{label} {slot.text} in claim, {other.text} in evidence", 0.5 + 0.5 * pair.context, (fix,)
     )
 
 
-def _charge_conflicts(claim: Parsed, ev: Parsed) -> list[_Conflict]:
-    """A charge the claim denies and the window attaches (`stages.conditions`); its words are the fix."""
-    return [
-        _Conflict(
-            f"condition: claim says {c.denial!r}, evidence says {c.condition!r}",
-            0.8,
-            (SlotFix(start=c.start, end=c.end, wrong=c.denial, right=c.fix),),
-        )
-        for c in charge_clashes(claim.text, ev.text)
-    ]
-
-
-def _role_conflicts(claim: Parsed, ev: Parsed) -> list[_Conflict]:
-    """The claim's role (by ordinal, year or a one-off role) given to another holder in the window:
-    the holder is what the claim got wrong (`workers.stages.roles`)."""
-    out = []
-    for clash in role_clashes(claim.text, ev.text):
-        mine, theirs = clash.holder, clash.other
-        fix = SlotFix(start=mine.start, end=mine.end, wrong=mine.text, right=theirs.text)
-        out.append(
-            _Conflict(f"role {clash.role!r}: {mine.text} in claim, {theirs.text} in evidence", 0.8, (fix,))
-        )
-    return out
-
-
 def _polarity_conflict(
     claim: Parsed, ev: Parsed, segment: tuple[int, int], shared: set[str]
-) -> list[_Conflict]:
+) -> list[Conflict]:
     mine = _scoped(claim, (0, len(claim.text)), shared, negations=True)
     theirs = _scoped(ev, segment, shared, negations=True)
     if polarity(mine) == polarity(theirs):
@@ -394,8 +367,8 @@ def _polarity_conflict(
         # Dropping the "not" states the positive of the claim's subject: only when the window names it.
         named = _names_subject(claim, ev.text[segment[0] : segment[1]])
         fixes = _negation_fix(claim.text, mine[0]) if len(mine) == 1 and named else ()
-        return [_Conflict(f"negation: claim says {mine[0].text!r}, evidence does not", 0.7, fixes)]
-    return [_Conflict(f"negation: evidence says {theirs[0].text!r}, claim does not", 0.7)]
+        return [Conflict(f"negation: claim says {mine[0].text!r}, evidence does not", 0.7, fixes)]
+    return [Conflict(f"negation: evidence says {theirs[0].text!r}, claim does not", 0.7)]
 
 
 def _negation_differs(claim: Parsed, ev: Parsed) -> bool:
@@ -467,17 +440,17 @@ def _licensed(text: str, dropped: SlotFix) -> tuple[SlotFix, ...]:
 
 def _quantifier_conflicts(
     claim: Parsed, ev: Parsed, segment: tuple[int, int], shared: set[str]
-) -> list[_Conflict]:
+) -> list[Conflict]:
     mine = [s for s in _scoped(claim, (0, len(claim.text)), shared, negations=False) if s.value in _GRADED]
     theirs = [s for s in _scoped(ev, segment, shared, negations=False) if s.value in _GRADED]
     if not mine or not theirs or {s.value for s in theirs} & {mine[0].value}:
         return []
     slot, other = mine[0], theirs[0]
     fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
-    return [_Conflict(f"quantifier {slot.text!r} in claim, {other.text!r} in evidence", 0.6, (fix,))]
+    return [Conflict(f"quantifier {slot.text!r} in claim, {other.text!r} in evidence", 0.6, (fix,))]
 
 
-def _direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[_Conflict]:
+def _direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:
     mine = list(DIRECTION.finditer(claim.text))
     theirs = list(DIRECTION.finditer(ev.text, *segment))
     ups = [m.group(0).lower() in UP for m in mine]
@@ -488,7 +461,7 @@ def _direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) ->
     fix = SlotFix(
         start=word.start(), end=word.end(), wrong=word.group(0), right=_same_case(word.group(0), other)
     )
-    return [_Conflict(f"direction: {word.group(0)!r} in claim, {other!r} in evidence", 0.6, (fix,))]
+    return [Conflict(f"direction: {word.group(0)!r} in claim, {other!r} in evidence", 0.6, (fix,))]
 
 
 # ---- helpers -----------------------------------------------------------------------------------

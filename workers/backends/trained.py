@@ -217,8 +217,10 @@ def signals(rule: CheckResult) -> dict[str, float]:
         "rule_conflict": float(conflict and not rule.fixes),
         "rule_missing": float(rule.label is Judgement.INSUFFICIENT),
         "coverage": float(rule.extra.get("overlap", 0.0)),
-        # not one of the fitted features: it lets the model's contradiction on any window veto SUPPORT
+        # not fitted features: a "not" lets the model's contradiction on any window veto SUPPORT, and a
+        # SUPPORT that found values as stated keeps the model alone from removing the claim
         "rule_negation": float(rule.extra.get("negation", 0.0)),
+        "rule_values": float(rule.extra.get("values", 0.0) > 0),
     }
 
 

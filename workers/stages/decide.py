@@ -7,8 +7,10 @@ the claim's content words. With the tier-1 similarity they go through a logistic
 labelled claims (`python -m lab.training.decision`, cross-validated on the training part of the
 data, never on the items it is scored on), giving P(supported):
 
-- CONTRADICT first, when the model's P(contradict) >= `contradict`, or the rule checks found a
-  conflicting value and the model agrees at least `corroborate`: only then is the claim edited;
+- CONTRADICT first, when the rule checks found a conflicting value and the model agrees at least
+  `corroborate`, or when the model's P(contradict) >= `contradict`, unless the rules found the claim's
+  figures, dates and names, at least one, all as stated (two readers disagreeing: the claim is
+  flagged): only then is the claim edited;
 - SUPPORT when P(supported) >= `support`; tier 1 then asks similarity >= the calibrated gate for the
   answer's domain (`gate`): a floor, not a second opinion, so a strongly supported paraphrase is not
   flagged for its cosine;
@@ -104,8 +106,16 @@ class Decision:
         support = self.answer_support if answer and self.answer_support is not None else self.support
         why = f"calibrated P(supported) {p:.2f} (threshold {support:.2f}), model P(contradict) {p_c:.2f}"
         # A value conflict the model corroborates comes first: it carries the value the evidence states.
-        if p_c >= self.contradict or (signals.get("rule_conflict_fix", 0.0) and p_c >= self.corroborate):
+        if signals.get("rule_conflict_fix", 0.0) and p_c >= self.corroborate:
             return Judgement.CONTRADICT, p_c, why
+        # The model alone contradicts only where the rules do not find every value as the claim states
+        # it: two readers disagreeing is a flag, never the removal of a claim whose values all check out.
+        if p_c >= self.contradict and not (
+            signals.get("rule_support", 0.0) and signals.get("rule_values", 0.0)
+        ):
+            return Judgement.CONTRADICT, p_c, why
+        if p_c >= self.contradict:
+            return Judgement.NEUTRAL, p_c, f"{why}; the rules find every value as stated: flagged, not edited"
         if p >= support and cited < self.veto:
             return Judgement.SUPPORT, p, why
         if p >= support:

@@ -16,7 +16,7 @@ window names where the claim has a state ("based in Roseau" for "based in Michig
 more precise statement, and such fixes moved answers toward their correct versions. Names that are
 as often something else (a state, a town, a city, a person: "Georgia", "Jordan", "Chad", "Holland",
 "Singapore", "Israel") are left without a kind. A nationality ("Polish", "French") stands for another
-or for a one-word name the lists do not know ("Qatari", "Mandarin"), not for a longer name: "her Polish
+or for a one-word name the lists do not know ("Mandarin", "Khmer"), not for a longer name: "her Polish
 rival" against "Poland's Anna Harkowska" is flagged, not made "her Poland rival".
 
 Usage::
@@ -25,13 +25,14 @@ Usage::
     same_kind("Westchester County", "Carle Place")    # False
     same_kind("Paris", "Lyon")                         # True: neither says its kind
     same_kind("Hans-Dieter Flick", "Germany")          # False: a country
+    same_kind("British", "Scottish")                   # False: both may hold
 """
 
 from __future__ import annotations
 
 from workers.stages._text import wordset
 
-__all__ = ["head", "same_kind"]
+__all__ = ["head", "nested_nationalities", "same_kind"]
 
 # Words that name a kind of administrative area, institution, event or body when they end a name (or
 # come before its "of"). Left out on purpose: words that are common surnames or parts of place names
@@ -86,8 +87,30 @@ _DEMONYMS = wordset(
     bangladeshi afghan iranian iraqi israeli egyptian saudi syrian lebanese moroccan algerian tunisian
     libyan nigerian kenyan ethiopian ghanaian thai vietnamese indonesian malaysian filipino
     singaporean taiwanese nepalese serbian croatian bosnian slovenian albanian estonian latvian
-    lithuanian belarusian armenian soviet"""
+    lithuanian belarusian armenian soviet jamaican haitian ecuadorian bolivian paraguayan
+    uruguayan guatemalan honduran salvadoran nicaraguan panamanian trinidadian bahamian barbadian qatari
+    emirati kuwaiti omani jordanian yemeni sudanese somali ugandan tanzanian zimbabwean zambian
+    senegalese cameroonian ivorian congolese angolan mozambican rwandan malian burmese cambodian
+    laotian mongolian kazakh uzbek azerbaijani cypriot maltese macedonian montenegrin
+    moldovan kosovar fijian samoan tongan"""
 )
+
+
+# Nationalities one of which contains the other: "a British tennis player" and "the Scottish tennis
+# player" may both be true, so neither is a fix for the other.
+_NESTED = (
+    wordset("british english scottish welsh irish"),
+    wordset(
+        "soviet russian ukrainian belarusian armenian azerbaijani kazakh uzbek estonian latvian lithuanian"
+        " moldovan"
+    ),
+)
+
+
+def nested_nationalities(a: str, b: str) -> bool:
+    """Whether the nationalities `a` and `b` may both hold ("British", "Scottish")."""
+    pair = {a.lower(), b.lower()}
+    return len(pair) == 2 and any(pair <= group and group & {"british", "soviet"} & pair for group in _NESTED)
 
 
 def _gazetted(name: str) -> str | None:
@@ -115,9 +138,9 @@ def head(name: str) -> str | None:
 
 def same_kind(a: str, b: str) -> bool:
     """Whether the names `a` and `b` may be values of one thing: the same head, or neither has one. A
-    nationality and a one-word name without a kind may ("Polish", "Qatari"; a language: "Mandarin"),
+    nationality and a one-word name without a kind may ("Polish", "Khmer"; a language: "Mandarin"),
     a nationality and a longer one may not ("Poland's Anna Harkowska")."""
     ha, hb = head(a), head(b)
     if {ha, hb} == {"nationality", None}:
         return len((b if hb is None else a).split()) == 1
-    return ha == hb
+    return ha == hb and not (ha == "nationality" and nested_nationalities(a, b))

@@ -146,7 +146,7 @@ _SCALES = {
 
 _FIGURE = re.compile(
     r"(?<![\w.,$€£¥₹-])"
-    r"(?P<pre>(?:US|A|C)?\$|€|£|¥|₹|(?:USD|EUR|GBP|INR|JPY|Rs\.?)\s?)?"
+    r"(?P<pre>(?:(?:US|A|C)?\$|€|£|¥|₹|USD|EUR|GBP|INR|JPY|Rs\.?)[ \t\u00a0\u202f]?)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<scale>\s?(?:[Tt]housand|[Mm]illion|[Bb]illion|[Tt]rillion|lakh|crore|[Bb]n|mn|[Tt]rn?|[MmKkBb])(?!\w))?"
     r"(?P<unit>[\s-]?(?:%|percent(?:age points?)?|per\s?cent|pct|USD|EUR|GBP|INR|JPY|dollars?|euros?|rupees?"

@@ -90,3 +90,33 @@ def test_run_and_summary_count_every_variant_once() -> None:
     assert report["originals"] == 1
     assert report["edits_toward"] == len(chosen) - 1 and report["edits_away"] == 0
     assert report["by_kind"]["original"] == {"verbatim": 1} and report["originals_verbatim"] == 1
+
+
+def test_a_changed_sentence_the_original_made_no_claim_of_is_not_missed() -> None:
+    changed = Variant(_item(), "negation", 0, 10, "Here is not a summary:")
+    untouched = Corrected(id="a", original=changed.text, corrected=changed.text, route=Route.FULL)
+    assert outcome(changed, untouched, claimed=False) == "no_claim"
+    assert outcome(changed, untouched) == "missed"
+
+
+def test_run_reads_which_sentences_had_claims_from_the_original() -> None:
+    chosen = variants([_item()])
+    rows = run(chosen, _Untouched(claimed_upto=41))
+    rest = chosen[1:]
+    for row, v in zip(rows[1:], rest, strict=True):
+        assert row["outcome"] == ("missed" if v.start < 41 else "no_claim")
+    assert summary(rows)["no_claim"] == sum(v.start >= 41 for v in rest) > 0
+
+
+@dataclass
+class _Untouched:
+    """Changes nothing; its one claim covers the text up to `claimed_upto`."""
+
+    claimed_upto: int
+
+    def process(self, answer: Answer) -> Corrected:
+        [claim] = FakePipeline().process(answer).claims[:1]
+        claim = claim.model_copy(update={"start": 0, "end": self.claimed_upto, "action": Action.KEEP})
+        return Corrected(
+            id=answer.id, original=answer.answer, corrected=answer.answer, route=Route.FULL, claims=(claim,)
+        )

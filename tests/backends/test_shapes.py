@@ -1,0 +1,34 @@
+"""Conflicts read from one narrow shape of text become fixes the checker weighs."""
+
+from __future__ import annotations
+
+from workers.backends.shapes import charge_conflicts, nationality_conflicts, role_conflicts
+from workers.stages.align import Parsed
+
+MONTANA = Parsed.of("Excuse My French is the debut studio album by American rapper French Montana.")
+CLAIM = Parsed.of("French Montana is a Hungarian rapper.")
+
+
+def test_a_nationality_conflict_carries_the_windows_nationality_as_its_fix() -> None:
+    [conflict] = nationality_conflicts(CLAIM, MONTANA, set())
+    [fix] = conflict.fixes
+    assert (fix.wrong, fix.right) == ("Hungarian", "American")
+    assert CLAIM.text[fix.start : fix.end] == "Hungarian"
+    assert "nationality before 'rapper'" in conflict.reason
+
+
+def test_a_nationality_already_fixed_or_stated_elsewhere_is_left_alone() -> None:
+    assert nationality_conflicts(CLAIM, MONTANA, {CLAIM.text.index("Hungarian")}) == []
+
+
+def test_roles_and_charges_come_with_the_windows_words() -> None:
+    [role] = role_conflicts(
+        Parsed.of("Donald Trump was the 45th president of the United States."),
+        Parsed.of("Hillary Clinton served as the 45th President of the United States."),
+    )
+    assert [(f.wrong, f.right) for f in role.fixes] == [("Donald Trump", "Hillary Clinton")]
+    [charge] = charge_conflicts(
+        Parsed.of("Early repayment is allowed without penalty."),
+        Parsed.of("Early repayment is permitted subject to a 1% prepayment fee."),
+    )
+    assert charge.fixes and charge.fixes[0].right.startswith("subject to a 1% prepayment fee")

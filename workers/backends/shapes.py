@@ -1,0 +1,79 @@
+"""Conflicts the rule checks read from one narrow shape of text, each with the fix the window gives. Pure.
+
+The slot aligner (`workers.stages.align`) pairs a claim's values with a window's by the words around
+them; these read what that pairing cannot: a charge the claim denies and the window attaches
+(`stages.conditions`), a role the window gives another holder (`stages.roles`), a nationality said in
+another order (`stages.nationality`). Each stage module decides when to speak; here its finding
+becomes a `Conflict` the checker weighs like a value conflict.
+
+Usage::
+
+    [conflict] = nationality_conflicts(Parsed.of("French Montana is a Hungarian rapper."),
+                                       Parsed.of("... by American rapper French Montana."), set())
+    conflict.reason, conflict.fixes    # "nationality before 'rapper': Hungarian in claim, ...", (SlotFix,)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workers.messages import SlotFix
+from workers.stages.align import Parsed
+from workers.stages.conditions import charge_clashes
+from workers.stages.nationality import nationality_clashes
+from workers.stages.roles import role_clashes
+
+__all__ = ["Conflict", "charge_conflicts", "nationality_conflicts", "role_conflicts"]
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A reason the window contradicts the claim, how strongly, and the fixes it gives (none: remove)."""
+
+    reason: str
+    strength: float
+    fixes: tuple[SlotFix, ...] = ()
+
+
+# A shape read whole is as sure as a value conflict with every word around it shared.
+_STRENGTH = 0.8
+
+
+def charge_conflicts(claim: Parsed, ev: Parsed) -> list[Conflict]:
+    """A charge the claim denies and the window attaches (`stages.conditions`); its words are the fix."""
+    return [
+        _fixed(
+            f"condition: claim says {c.denial!r}, evidence says {c.condition!r}",
+            SlotFix(start=c.start, end=c.end, wrong=c.denial, right=c.fix),
+        )
+        for c in charge_clashes(claim.text, ev.text)
+    ]
+
+
+def role_conflicts(claim: Parsed, ev: Parsed) -> list[Conflict]:
+    """The claim's role (by ordinal, year or a one-off role) given to another holder in the window:
+    the holder is what the claim got wrong (`workers.stages.roles`)."""
+    return [
+        _fixed(
+            f"role {c.role!r}: {c.holder.text} in claim, {c.other.text} in evidence",
+            SlotFix(start=c.holder.start, end=c.holder.end, wrong=c.holder.text, right=c.other.text),
+        )
+        for c in role_clashes(claim.text, ev.text)
+    ]
+
+
+def nationality_conflicts(claim: Parsed, ev: Parsed, fixed: frozenset[int] | set[int]) -> list[Conflict]:
+    """A nationality the window gives otherwise for the claim's subject and describing word
+    (`stages.nationality`), unless another conflict already fixes it or another window states it."""
+    return [
+        _fixed(
+            f"nationality before {c.word!r}: {c.wrong} in claim, {c.right} in evidence",
+            SlotFix(start=c.start, end=c.end, wrong=c.wrong, right=c.right),
+        )
+        for c in nationality_clashes(claim.text, ev.text)
+        if c.start not in fixed
+    ]
+
+
+def _fixed(reason: str, fix: SlotFix) -> Conflict:
+    return Conflict(reason, _STRENGTH, (fix,))
