@@ -56,3 +56,9 @@ def test_a_nationality_stands_only_for_a_nationality() -> None:
     assert not same_kind("Polish", "Poland's Anna Harkowska")  # FaithBench: "her Polish" -> "her Poland"
     assert same_kind("English", "Mandarin") and same_kind("Japanese", "Qatari")  # one word: may be either
     assert head("Polish") == "nationality"
+
+
+def test_a_nationality_is_no_fix_for_one_it_may_contain() -> None:
+    assert not same_kind("British", "Scottish") and not same_kind("Russian", "Soviet")
+    assert not same_kind("Cypriot", "Greek") and not same_kind("Albanian", "Kosovar")
+    assert same_kind("English", "Scottish") and same_kind("Greek", "Turkish")  # these exclude each other

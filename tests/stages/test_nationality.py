@@ -62,6 +62,15 @@ def test_the_describing_word_may_come_a_few_words_after_the_windows_nationality(
             "lionel messi won the spanish league , the footballer said .",
         ),
         ("Sam Smith is an English singer.", "Sam Smith sang in Spanish, the singer said."),
+        # a second reviewer's: a capitalised word is no modifier; a name must be whole and open its
+        # clause; a modifier before the nationality only after an article; the phrase must end
+        ("Novak Djokovic is a Serbian champion.", "Australian Open champion Novak Djokovic won again."),
+        ("Will Smith is a Canadian actor.", "Jaden Smith, the son of Will Smith, is an American actor."),
+        ("French Montana is a Hungarian rapper.", "American rapper French Montana Jr. signed."),
+        ("Tom Smith is a Canadian rapper.", "The brother of Tom Smith is an American rapper."),
+        ("Tom Smith is managing Canadian rapper Bob Jones.", "Tom Smith is an American rapper."),
+        ("Tom Smith is a Canadian rapper.", "Tom Smith, an American rapper fan, sang."),
+        ("Rafael Nadal is a Spanish champion.", "french open champion rafael nadal won , again , today ."),
         # a compound names the claim's nationality; one nationality inside the other
         ("Idris Elba is an American actor.", "Idris Elba is an American-born British actor."),
         (

@@ -96,21 +96,22 @@ _DEMONYMS = wordset(
 )
 
 
-# Nationalities one of which contains the other: "a British tennis player" and "the Scottish tennis
+# Nationalities one of which may contain the other: "a British tennis player" and "the Scottish tennis
 # player" may both be true, so neither is a fix for the other.
-_NESTED = (
-    wordset("british english scottish welsh irish"),
-    wordset(
-        "soviet russian ukrainian belarusian armenian azerbaijani kazakh uzbek estonian latvian lithuanian"
-        " moldovan"
+_NESTED = {
+    "british": wordset("english scottish welsh irish"),
+    "soviet": wordset(
+        "russian ukrainian belarusian armenian azerbaijani kazakh uzbek estonian latvian lithuanian moldovan"
     ),
-)
+    "cypriot": wordset("greek turkish"),
+    "kosovar": wordset("albanian serbian"),
+}
 
 
 def nested_nationalities(a: str, b: str) -> bool:
     """Whether the nationalities `a` and `b` may both hold ("British", "Scottish")."""
-    pair = {a.lower(), b.lower()}
-    return len(pair) == 2 and any(pair <= group and group & {"british", "soviet"} & pair for group in _NESTED)
+    a, b = a.lower(), b.lower()
+    return b in _NESTED.get(a, frozenset()) or a in _NESTED.get(b, frozenset())
 
 
 def _gazetted(name: str) -> str | None:

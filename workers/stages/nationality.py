@@ -12,15 +12,23 @@ right before, then "is", "was" or a comma, an article and the phrase).
 
 A false clash damages a correct answer, so every condition leans to silence:
 
-- the claim's nationality is written with a capital and followed, after a space, by a lower-case
-  content word, and no "not" comes before it in the claim;
+- the claim's nationality is written with a capital and followed, after a space, by lower-case
+  content words (its phrase, "professional boxer"), and no "not" comes before it in the claim;
+- the claim ties it to one name by the same grammar (its holder: a run of capitalised words that
+  says no kind, a person, not a place or a league); the window's sentence ties another nationality,
+  before the phrase's last word, to that name: right after the phrase, the whole name and no more
+  ("... French Montana", not "... French Montana Jr."), or before it with "is", "was" or a comma,
+  the name opening its clause ("the brother of Tom Smith is ..." says nothing of Tom Smith) and
+  matched whole or by its last name after a first name that begins like the claim's ("Christopher
+  Eubank" for "Chris Eubank", never "Jaden Smith" for "Will Smith");
+- between a nationality and its word at most two lower-case content words, none a nationality; in
+  front of the nationality such words only after an article ("managing American rapper Bob Jones"
+  is Bob Jones's); and the phrase ends there ("an American rapper fan" is someone else);
+- in a sentence written all in lower case, a name after the phrase must follow its word at once
+  ("french open champion rafael nadal" shows no capital to tell a modifier from a name);
 - the window never says the claim's nationality, in any case, nor inside a compound
   ("Austrian-born"), and the two are not one inside the other ("British", "Scottish");
-- the holder is a name the claim ties to its nationality the same way, one that says no kind (a
-  person, not a place or a league), matched whole or by its last word of three letters or more;
-  between a nationality and its describing word come at most two other content words, none of them
-  a nationality;
-- one nationality only: a window tying two to the subject says nothing certain.
+- one nationality only: a window tying two to the holder says nothing certain.
 
 Usage::
 
@@ -34,7 +42,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 from workers.stages.extract import split_sentences
 from workers.stages.kinds import head, nested_nationalities
@@ -46,8 +53,14 @@ _TOKEN = re.compile(r"[A-Za-z][\w'’-]*|[(),]")
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n['’]t\b", re.IGNORECASE)
 _LINKS = frozenset({"is", "was", ","})
 _ARTICLES = frozenset({"a", "an", "the"})
+_OPENERS = frozenset({",", "(", "and", "but", "then"})  # what may come before a name that opens a clause
+_AFTER_NAME = frozenset({"jr", "sr", "s"})  # a name that goes on is another name: "French Montana Jr."
 _MODIFIERS = 2  # content words between a nationality and its describing word ("former professional")
-_ASIDE = 16  # tokens a parenthesis after the name may hold ("( born 8 August 1966 )")
+_PHRASE = 3  # the claim's describing words after its nationality ("jazz singer", "professional boxer")
+_NAME = 4  # words a holder's name may have in lower-case text, where no capital shows where it starts
+_ASIDE = 16  # tokens an aside after the name may hold ("( born 8 August 1966 )", ", born in 1966 ,")
+
+Holder = tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,51 +77,158 @@ class NationalityClash:
 def nationality_clashes(claim: str, window: str) -> list[NationalityClash]:
     """Each nationality of `claim` the window gives otherwise, for the same word, to the same holder."""
     out = []
-    subjects = _subjects(claim)
     said = {w.lower() for w in re.findall(r"[A-Za-z]+", window)}
     matches = list(_TOKEN.finditer(claim))
-    low = [m.group(0).lower() for m in matches]
-    for i, (m, nxt) in enumerate(pairwise(matches)):
+    words = [m.group(0) for m in matches]
+    for i, m in enumerate(matches[:-1]):
         mine = m.group(0)
-        following = nxt.group(0) if claim[m.end() : nxt.start()].isspace() else ""
-        if not _is_nationality(mine) or not _describes(following) or mine.lower() in said:
+        spaced = claim[m.end() : matches[i + 1].start()].isspace()
+        phrase = _phrase(words, i) if spaced and _is_nationality(mine) else []
+        if not phrase or mine.lower() in said or _NEGATION.search(claim[: m.start()]):
             continue
-        if _NEGATION.search(claim[: m.start()]):
+        holder = _claim_holder(words, i, len(phrase))
+        if holder is None:
             continue
-        holders = _holders(low, i, following, subjects)
         found = {
-            r for a, b in split_sentences(window) for r in _tied(_tokens(window[a:b]), following, holders)
+            r for a, b in split_sentences(window) for r in _given(_tokens(window[a:b]), phrase[-1], holder)
         }
-        found -= {t.group(0) for t in matches}
+        found -= set(words)
         if len(found) == 1 and not nested_nationalities(mine, right := found.pop()):
-            out.append(NationalityClash(m.start(), m.end(), mine, right, following))
+            out.append(NationalityClash(m.start(), m.end(), mine, right, phrase[0]))
     return out
 
 
-def _holders(low: Sequence[str], at: int, word: str, subjects: list[list[str]]) -> list[list[str]]:
-    """The subjects the claim's own grammar ties the nationality at `at` to ("Joe R. Lansdale, a
-    Mexican author"; "Norwegian starlet Deshane Beckford"): the window must give the other to them."""
-    end = _phrase_end(low, at, word)
-    if end is None:
-        return []
-    return [ws for ws in subjects if _named_at(low, end + 1, [ws]) or _names_before(low, at, [ws])]
-
-
-def _subjects(claim: str) -> list[list[str]]:
-    """Each run of capitalised words of the claim that says no kind (a person, not a place or a league)
-    as lower-case words ("Joe R. Lansdale": joe r lansdale), and its last word alone (3+ letters)."""
-    runs: list[list[str]] = [[]]
-    for tok in _TOKEN.findall(claim):
-        if tok[:1].isupper():
-            runs[-1].append(tok)
-        elif runs[-1]:
-            runs.append([])
+def _phrase(words: Sequence[str], at: int) -> list[str]:
+    """The describing words right after the nationality at `at`: lower-case content words."""
     out = []
-    for run in runs:
-        if run and head(" ".join(run)) is None:  # a lone nationality has one: "nationality"
-            ws = [w.lower() for w in run]
-            out += [ws, ws[-1:]] if len(ws) > 1 and len(ws[-1]) >= 3 else [ws]
+    for w in words[at + 1 : at + 1 + _PHRASE]:
+        if not _describes(w):
+            break
+        out.append(w.lower())
     return out
+
+
+def _claim_holder(words: Sequence[str], at: int, length: int) -> Holder | None:
+    """The name the claim ties its nationality to: right after its phrase ("Norwegian starlet Deshane
+    Beckford"), or before it ("Joe R. Lansdale, a Mexican author"); None where neither or both."""
+    after = _run_from(words, at + 1 + length)
+    before = _name_before(words, at, lower=False)
+    if bool(after) == bool(before):
+        return None
+    return after or before
+
+
+def _given(toks: Sequence[str], word: str, holder: Holder) -> set[str]:
+    """The nationalities a sentence puts before `word` in a phrase tied to `holder`. In lower-case text
+    a name after the phrase must follow the nationality's word at once: "french open champion rafael
+    nadal" shows no capital to tell a modifier from a name."""
+    lower = all(not t[:1].isupper() or _is_nationality(t) for t in toks)
+    out = set()
+    for i, tok in enumerate(toks):
+        end = _phrase_end(toks, i, word) if _is_nationality(tok) else None
+        if end is None:
+            continue
+        after = (not lower or end == i + 1) and _name_at(toks, end + 1, holder)
+        if after or (_ends_phrase(toks, end) and _same_holder(_name_before(toks, i, lower=lower), holder)):
+            out.add(tok)
+    return out
+
+
+def _phrase_end(toks: Sequence[str], at: int, word: str) -> int | None:
+    """Where `word` stands after the nationality at `at`, with at most `_MODIFIERS` lower-case content
+    words between (none of them a nationality)."""
+    for j in range(at + 1, min(len(toks), at + _MODIFIERS + 2)):
+        if toks[j].lower() == word:
+            return j
+        if not _modifier(toks[j]):
+            return None
+    return None
+
+
+def _ends_phrase(toks: Sequence[str], end: int) -> bool:
+    """No describing word goes on after `end`: "an American rapper fan", "rapper 's son" are someone else."""
+    nxt = toks[end + 1] if end + 1 < len(toks) else ""
+    return not (_describes(nxt) or nxt.lower() == "s")
+
+
+def _name_at(toks: Sequence[str], at: int, holder: Holder) -> bool:
+    """Whether the whole name `holder` starts at `at` and ends there ("... rapper French Montana", not
+    "... French Montana Jr." or "... French Montana Williams")."""
+    end = at + len(holder)
+    if tuple(t.lower() for t in toks[at:end]) != holder:
+        return False
+    nxt = toks[end] if end < len(toks) else ""
+    return not (nxt[:1].isupper() or nxt.lower() in _AFTER_NAME)
+
+
+def _name_before(toks: Sequence[str], at: int, *, lower: bool) -> Holder | None:
+    """The name before "is", "was" or "," (an aside allowed), an article and, after the article, at
+    most `_MODIFIERS` content words that come before the nationality at `at`; with "is" / "was" the
+    name must open its clause ("the brother of Tom Smith is ..." says nothing of Tom Smith)."""
+    k = at - 1
+    while k >= 0 and at - k <= _MODIFIERS and _modifier(toks[k]):
+        k -= 1
+    if k >= 0 and toks[k].lower() in _ARTICLES:
+        k -= 1
+    elif k < at - 1:
+        return None  # "managing American rapper Bob Jones": a modifier only after an article
+    if k < 0 or toks[k].lower() not in _LINKS:
+        return None
+    link = toks[k].lower()
+    k = _before_aside(toks, k - 1, ",") if link != "," else k - 1
+    k = _before_aside(toks, k, "(")
+    start = _run_start(toks, k, lower=lower)
+    if start is None or (link != "," and start > 0 and toks[start - 1].lower() not in _OPENERS):
+        return None
+    return _holder(toks[start : k + 1])
+
+
+def _run_start(toks: Sequence[str], end: int, *, lower: bool) -> int | None:
+    """Where the name ending at `end` starts: its capitalised words, or in lower-case text the words
+    back to the clause's opening (at most `_NAME`)."""
+    if end < 0 or not toks[end][:1].isalpha():
+        return None
+    start = end
+    while start > 0 and toks[start - 1][:1].isalpha():
+        if (not lower and not toks[start - 1][:1].isupper()) or (lower and end - start + 1 >= _NAME):
+            break
+        start -= 1
+    return start
+
+
+def _run_from(toks: Sequence[str], at: int) -> Holder | None:
+    """The run of capitalised words starting at `at`, as a holder."""
+    end = at
+    while end < len(toks) and toks[end][:1].isupper():
+        end += 1
+    return _holder(toks[at:end])
+
+
+def _holder(run: Sequence[str]) -> Holder | None:
+    """A name that says no kind (a person, not a place, a league or a nationality), lower-cased."""
+    if not run or head(" ".join(run)) is not None:
+        return None
+    return tuple(t.lower() for t in run)
+
+
+def _same_holder(run: Holder | None, holder: Holder) -> bool:
+    """The same name, or the same last name (3+ letters) after a first name that begins like the
+    claim's ("Christopher Livingstone Eubank" for "Chris Eubank", not "Jaden Smith" for "Will Smith")."""
+    if run is None or run == holder:
+        return run is not None
+    if len(run) < 2 or len(holder) < 2 or run[-1] != holder[-1] or len(holder[-1]) < 3:
+        return False
+    return run[0].startswith(holder[0]) or holder[0].startswith(run[0])
+
+
+def _before_aside(toks: Sequence[str], k: int, opener: str) -> int:
+    """Where the text before an aside ending at `k` ends ("Eubank ( born 1966 )", "Eubank , born in 1966
+    ,"); `k` itself where no aside ends there, -1 where one ends but never opens."""
+    closer = ")" if opener == "(" else ","
+    if k < 0 or toks[k] != closer:
+        return k
+    opened = [j for j in range(max(0, k - _ASIDE), k) if toks[j] == opener]
+    return opened[-1] - 1 if opened else -1
 
 
 def _tokens(sentence: str) -> list[str]:
@@ -119,71 +239,13 @@ def _tokens(sentence: str) -> list[str]:
     return toks
 
 
-def _tied(toks: Sequence[str], word: str, subjects: list[list[str]]) -> set[str]:
-    """The nationalities `toks` puts before `word` in a phrase tied to one of `subjects`."""
-    low = [t.lower() for t in toks]
-    out = set()
-    for i, tok in enumerate(toks):
-        if not _is_nationality(tok):
-            continue
-        end = _phrase_end(low, i, word)
-        if end is not None and (_named_at(low, end + 1, subjects) or _names_before(low, i, subjects)):
-            out.add(tok)
-    return out
-
-
-def _phrase_end(low: Sequence[str], at: int, word: str) -> int | None:
-    """Where `word` stands after the nationality at `at`, with at most `_MODIFIERS` content words between."""
-    for j in range(at + 1, min(len(low), at + _MODIFIERS + 2)):
-        if low[j] == word.lower():
-            return j
-        if not _modifier(low[j]):
-            return None
-    return None
-
-
-def _named_at(low: Sequence[str], at: int, subjects: list[list[str]]) -> bool:
-    """Whether a subject's name starts at `at` ("... rapper french montana")."""
-    return any(list(low[at : at + len(ws)]) == ws for ws in subjects)
-
-
-def _names_before(low: Sequence[str], at: int, subjects: list[list[str]]) -> bool:
-    """Whether a subject's name ends just before "is", "was" or "," (an aside in brackets, or between
-    commas before "is" / "was", allowed), an article and at most `_MODIFIERS` content words that come
-    before the nationality at `at`."""
-    k = at - 1
-    while k >= 0 and _modifier(low[k]) and at - k <= _MODIFIERS:
-        k -= 1
-    k -= 1 if k >= 0 and low[k] in _ARTICLES else 0
-    if k < 0 or low[k] not in _LINKS:
-        return False
-    k = _before_aside(low, k - 1, ",") if low[k] != "," else k - 1
-    k = _before_aside(low, k, "(")
-    return any(k - len(ws) + 1 >= 0 and list(low[k - len(ws) + 1 : k + 1]) == ws for ws in subjects)
-
-
-def _before_aside(low: Sequence[str], k: int, opener: str) -> int:
-    """Where the text before an aside ending at `k` ends ("Eubank ( born 1966 )", "Eubank , born in 1966
-    ,"); `k` itself where no aside ends there, -1 where one ends but never opens."""
-    closer = ")" if opener == "(" else ","
-    if k < 0 or low[k] != closer:
-        return k
-    opened = [j for j in range(max(0, k - _ASIDE), k) if low[j] == opener]
-    return opened[-1] - 1 if opened else -1
-
-
 def _modifier(word: str) -> bool:
-    return (
-        word.isalpha()
-        and word.islower()
-        and bool(content_terms(word))
-        and not _is_nationality(word.capitalize())
-    )
+    return _describes(word) and not _is_nationality(word.capitalize())
 
 
 def _describes(word: str) -> bool:
-    """A lower-case content word: "rapper", "professional"; not "and"."""
-    return word.islower() and bool(content_terms(word))
+    """A lower-case content word: "rapper", "stand-up", "professional"; not "and"."""
+    return word.replace("-", "").isalpha() and word.islower() and bool(content_terms(word))
 
 
 def _is_nationality(word: str) -> bool:
