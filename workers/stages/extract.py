@@ -167,9 +167,10 @@ def _detached(text: str, at: int, follower: str) -> bool:
         return False
     found = _PREV.search(text, max(0, at - 33), at - 1)
     token = found.group() if found else ""
-    if token.lower() in _BEFORE_NUMBER:
-        return not (follower[:1].isdigit() or follower[:1] == "#")
-    return not _abbreviation(token)
+    # "p . 5" is read as before; any other abbreviation never ends a sentence here
+    return (token.lower() in _BEFORE_NUMBER or not _abbreviation(token)) and _abbreviation_allows_break(
+        token, follower
+    )
 
 
 @lru_cache(maxsize=16)

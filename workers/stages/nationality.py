@@ -76,25 +76,35 @@ class NationalityClash:
 
 def nationality_clashes(claim: str, window: str) -> list[NationalityClash]:
     """Each nationality of `claim` the window gives otherwise, for the same word, to the same holder."""
-    out = []
-    said = {w.lower() for w in re.findall(r"[A-Za-z]+", window)}
     matches = list(_TOKEN.finditer(claim))
     words = [m.group(0) for m in matches]
-    for i, m in enumerate(matches[:-1]):
-        mine = m.group(0)
-        spaced = claim[m.end() : matches[i + 1].start()].isspace()
-        phrase = _phrase(words, i) if spaced and _is_nationality(mine) else []
-        if not phrase or mine.lower() in said or _NEGATION.search(claim[: m.start()]):
-            continue
-        holder = _claim_holder(words, i, len(phrase))
+    # Most claims name no nationality: the window is read only for one that does.
+    candidates = _candidates(claim, matches)
+    if not candidates:
+        return []
+    said = {w.lower() for w in re.findall(r"[A-Za-z]+", window)}
+    sentences = [_tokens(window[a:b]) for a, b in split_sentences(window)]
+    out = []
+    for i, m, phrase in candidates:
+        holder = None if m.group(0).lower() in said else _claim_holder(words, i, len(phrase))
         if holder is None:
             continue
-        found = {
-            r for a, b in split_sentences(window) for r in _given(_tokens(window[a:b]), phrase[-1], holder)
-        }
-        found -= set(words)
-        if len(found) == 1 and not nested_nationalities(mine, right := found.pop()):
-            out.append(NationalityClash(m.start(), m.end(), mine, right, phrase[0]))
+        found = {r for toks in sentences for r in _given(toks, phrase[-1], holder)} - set(words)
+        if len(found) == 1 and not nested_nationalities(m.group(0), right := found.pop()):
+            out.append(NationalityClash(m.start(), m.end(), m.group(0), right, phrase[0]))
+    return out
+
+
+def _candidates(claim: str, matches: Sequence[re.Match[str]]) -> list[tuple[int, re.Match[str], list[str]]]:
+    """The claim's nationalities with their describing words, after a space and with no "not" before."""
+    words = [m.group(0) for m in matches]
+    out = []
+    for i, m in enumerate(matches[:-1]):
+        if not _is_nationality(m.group(0)) or not claim[m.end() : matches[i + 1].start()].isspace():
+            continue
+        phrase = _phrase(words, i)
+        if phrase and not _NEGATION.search(claim[: m.start()]):
+            out.append((i, m, phrase))
     return out
 
 
