@@ -106,6 +106,16 @@ def test_a_well_supported_claim_is_not_flagged_for_its_cosine(real_pipeline: Pip
     assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
 
 
+def test_a_wrong_figure_of_a_shortened_name_is_replaced(real_pipeline: Pipeline) -> None:
+    # "The Hubble telescope": "Hubble" is a name though the sentence opens with "The", so the figure
+    # is tied to "Hubble Space Telescope" and corrected; it was only flagged before.
+    out = real_pipeline.process(
+        Answer(id="c", query="", answer="The Hubble telescope has a 2.5-metre mirror.", documents=(HUBBLE,))
+    )
+    assert [(c.verdict, c.action) for c in out.claims] == [(Verdict.CONTRADICTED, Action.REPLACE)]
+    assert out.corrected == "The Hubble telescope has a 2.4-metre mirror."
+
+
 def test_a_passage_on_the_same_topic_supports_nothing(real_pipeline: Pipeline) -> None:
     got = _verdicts(
         real_pipeline, "The Hubble Space Telescope was built by Lockheed in Sunnyvale.", HUBBLE, "general"

@@ -4,7 +4,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from workers.backends.checker import OfflineChecker, _negation_fix
+from workers.backends.checker import OfflineChecker
+from workers.backends.negation import negation_fix as _negation_fix
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult, VerdictComponent
 from workers.stages.slots import SlotKind, extract_slots
@@ -626,3 +627,98 @@ def test_a_negated_claim_the_window_also_states_keeps_its_not() -> None:
     assert _judge("The drug is not approved for adults.", "The drug is approved for adults.").label is (
         Judgement.CONTRADICT
     )
+
+
+# ---- found by review (2026-12-05, eighth session): edits that damaged correct answers ----------
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # the window's sentence is about others: dropping "never" made a safety warning its opposite
+        (
+            "Children under 2 should never be given aspirin.",
+            "Aspirin should be given to adults with chest pain.",
+        ),
+        ("The tenant is not liable for repairs.", "The landlord is liable for repairs."),
+        ("The patient should not take ibuprofen.", "The patient may take paracetamol for pain."),
+        # the same words in another order or with another year: another statement
+        (
+            "The company has not paid a dividend since 2015.",
+            "The last dividend the company paid was in 2015.",
+        ),
+        ("The company was not profitable in 2022.", "The company made a loss in 2022 and a profit in 2023."),
+        ("The bank didn't raise rates in March.", "The central bank raised rates in June."),
+        # "not all" is true of "two of five"
+        ("Not all of the claims succeeded.", "Two of the five claims succeeded."),
+    ],
+)
+def test_a_negation_the_window_does_not_restate_is_neither_dropped_nor_contradicted(
+    claim: str, window: str
+) -> None:
+    result = _judge(claim, window)
+    assert result.label is Judgement.NEUTRAL and "negation" in result.reason and not result.fixes
+
+
+def test_a_negation_the_window_restates_without_it_is_still_dropped() -> None:
+    result = _judge("The drug is not approved for adults.", "The drug is approved for adults.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply("The drug is not approved for adults.", result) == "The drug is approved for adults."
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        ("Revenue rose $10 million to $110 million.", "Revenue rose to $110 million from $100 million."),
+        ("The dose was increased by 25 mg to 75 mg.", "The dose was increased from 50 mg to 75 mg."),
+        ("The rate rose by 2 percentage points to 5%.", "The rate rose from 3% to 5% last year."),
+    ],
+)
+def test_a_change_is_never_corrected_to_a_level(claim: str, window: str) -> None:
+    result = _judge(claim, window)
+    assert result.label is not Judgement.CONTRADICT and not result.fixes
+
+
+def test_a_change_is_still_corrected_to_the_windows_change() -> None:
+    result = _judge("Revenue rose 12% to $4.2bn.", "Revenue rose 15% to $4.2bn in 2023.")
+    assert _apply("Revenue rose 12% to $4.2bn.", result) == "Revenue rose 15% to $4.2bn."
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        ("Two patients died.", "The trial enrolled twelve patients. Two died during follow-up."),
+        ("2 directors resigned.", "The board has 12 directors; 2 resigned in March."),
+        ("Four defendants were acquitted.", "The jury convicted eleven defendants and acquitted four."),
+        ("Three partners left the firm.", "The firm has thirteen partners. Three left in 2021."),
+    ],
+)
+def test_a_count_the_window_states_alone_is_not_corrected_to_the_total(claim: str, window: str) -> None:
+    assert not _judge(claim, window).fixes
+
+
+def test_a_word_the_claim_says_plainly_ties_its_figure_to_the_windows_name() -> None:
+    window = "The Hubble Space Telescope has a 2.4-metre mirror and orbits at about 540 km."
+    claim = "The Hubble telescope has a 2.5-metre mirror."
+    assert _apply(claim, _judge(claim, window)) == "The Hubble telescope has a 2.4-metre mirror."
+
+
+def test_a_nationality_inside_a_longer_name_is_not_that_name() -> None:
+    # "German" was found in "German Air Force", so the maker's nationality passed unchecked.
+    claim = "The jet was built by a German maker."
+    window = "The jet was built by a Swedish firm, Saab, for the German Air Force."
+    assert _apply(claim, _judge(claim, window)) == "The jet was built by a Swedish maker."
+    # a nationality or a surname that ends the longer name still matches it
+    korean = _judge(
+        "Samsung is a Korean company founded in 1938.", "Samsung is a South Korean firm founded in 1938."
+    )
+    assert korean.label is Judgement.SUPPORT
+    french = _judge(
+        "It was written by French and Saunders.", "It was written by Dawn French and Jennifer Saunders."
+    )
+    assert french.label is Judgement.SUPPORT
+
+
+def test_a_country_after_new_or_inner_is_another_place() -> None:
+    result = _judge("He was born in New Mexico.", "He was born in Mexico City, Mexico, in 1980.")
+    assert _apply("He was born in New Mexico.", result) == "He was born in Mexico City."

@@ -136,3 +136,10 @@ def test_the_model_alone_never_edits_a_claim_whose_every_value_the_rules_find_as
     # a SUPPORT with no value to compare ("acquitted" against "convicted") says nothing against it
     nothing, _, _ = DECISION.decide(_signals(0.01, 0.99, rule_support=1.0), similarity=0.9)
     assert nothing is Judgement.CONTRADICT
+
+
+def test_the_model_alone_never_edits_a_claim_whose_negation_the_rules_read_over_other_words() -> None:
+    # "Children under 2 should never be given aspirin" against a window about adults: the model's
+    # contradiction is the "never" it sees, which the rules find denies nothing the window says
+    label, _, why = DECISION.decide(_signals(0.01, 0.995, rule_doubt=1.0), similarity=0.9)
+    assert label is Judgement.NEUTRAL and "read its negation over other words: flagged, not edited" in why

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.stages.kinds import head, same_kind
+from workers.stages.kinds import head, names_another, same_kind
 
 
 @pytest.mark.parametrize(
@@ -62,3 +62,28 @@ def test_a_nationality_is_no_fix_for_one_it_may_contain() -> None:
     assert not same_kind("British", "Scottish") and not same_kind("Russian", "Soviet")
     assert not same_kind("Cypriot", "Greek") and not same_kind("Albanian", "Kosovar")
     assert same_kind("English", "Scottish") and same_kind("Greek", "Turkish")  # these exclude each other
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "another"),
+    [
+        ("German", "German City of Berlin", True),  # HaluEval: Berlin is not found by finding "German"
+        ("French Montana", "French", True),
+        ("British", "British Columbia", True),
+        ("Korean", "South Korean", False),  # a nationality too
+        ("French", "Dawn French", False),  # a surname: the rules cannot tell
+        ("French", "French Army", False),  # the nation's army: "the French army"
+        ("American", "American Airlines", False),
+        ("Mongolia", "Inner Mongolia", True),  # HaluEval: Inner Mongolia is in China
+        ("Mexico", "New Mexico", True),
+        ("Guinea", "Papua New Guinea", True),
+        ("Germany", "West Germany", False),  # the country, or was
+        ("Korea", "South Korea", False),
+        ("Obama", "Barack Obama", False),
+        ("Texas", "University of Texas", False),  # the kind rules decide these, not this
+        ("Austro-Hungarian", "Austro-Hungarian", False),
+        ("German", "german", False),
+    ],
+)
+def test_a_name_inside_a_longer_one_may_name_something_else(a: str, b: str, another: bool) -> None:
+    assert names_another(a, b) is another and names_another(b, a) is another

@@ -151,6 +151,16 @@ def test_values_match(a: str, b: str, expected: bool | None) -> None:
     assert values_match(extract_slots(a)[0], extract_slots(b)[0]) is expected
 
 
+def test_a_name_holding_anothers_words_matches_it_unless_it_names_something_else() -> None:
+    def name(text: str) -> Slot:
+        return _one(text, SlotKind.ENTITY)
+
+    assert values_match(name("met Barack Obama there"), name("met Obama there")) is True
+    assert values_match(name("from the German City of Berlin"), name("a German maker")) is False
+    assert values_match(name("located in Mongolia today"), name("bordering Inner Mongolia today")) is False
+    assert values_match(name("born in Germany in"), name("born in West Germany in")) is True
+
+
 def test_dates_match_years_on_what_both_say() -> None:
     date = _one("on March 2, 1991 it", SlotKind.DATE)
     assert values_match(date, _one("in 1991 it", SlotKind.YEAR)) is True

@@ -35,16 +35,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from workers.backends.negation import negation_differs, polarity_conflicts, same_case, scoped, stems
 from workers.backends.shapes import Conflict, charge_conflicts, nationality_conflicts, role_conflicts
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
 from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
-from workers.stages.guises import counts_alike, loosened, unpaired_if_counted_apart
+from workers.stages.guises import counted_alone, counts_alike, loosened, unpaired_if_counted_apart
 from workers.stages.render import render_like
 from workers.stages.roles import holder_named
 from workers.stages.slots import (
-    Slot,
     SlotKind,
     polarity,
     terms_match,
@@ -59,24 +59,6 @@ _CONTESTED = 0.5
 # (a pairing score: shared words around the value, 0-1, plus bonuses; a quarter is one word in four).
 _CLEAR = 0.25
 _GRADED = frozenset({"universal", "majority", "existential"})
-_CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
-# The first "any" word after a negation, before any punctuation; "any longer", "any more" and "anymore"
-# speak of time or amount, and "any faster" compares: no "some" says what their positive does.
-_NPI = re.compile(
-    r"[^,;:.!?()]{0,60}?\b(?:(?P<idiom>anymore|any\s+(?:longer|more|further))"
-    r"|(?P<any>any(?P<rest>one|body|thing|where)?))\b(?P<compared>\s+(?:better|worse|different|less|faster"
-    r"|slower|larger|smaller|bigger|higher|lower|cheaper|easier|harder|safer|closer|sooner|later|greater)\b)?",
-    re.IGNORECASE,
-)
-# Between a negation and its "any", a word that opens another clause, or another negation: the "any"
-# is then not the one this negation licenses ("did not say whether any staff ...").
-_CLAUSE_BREAK = re.compile(
-    r"\b(?:and|but|or|nor|so|because|since|if|whether|that|which|who|whom|whose|where|when|while|as"
-    r"|unlike|than|not|never|no)\b|n['’]t\b",
-    re.IGNORECASE,
-)
-# How many content words after a negation it may govern.
-_SCOPE = 3
 _FRAME = re.compile(
     rf"\s*(?:according\s+to\s+the\s+{SOURCE_NOUN}\s*,?|(?:the|this)\s+{SOURCE_NOUN}(?:\s+also)?\s+"
     r"(?:states?|says|mentions|notes|describes|discusses|reports|explains|indicates|highlights|suggests"
@@ -96,6 +78,7 @@ class _Reading:
     confidence: float
     fixes: tuple[SlotFix, ...] = ()
     strength: float = 0.0
+    doubt: bool = False  # a negation over words the window does not restate: the rules abstain
 
 
 class OfflineChecker:
@@ -134,8 +117,9 @@ class OfflineChecker:
         best = _onto_original(_noted(best, read), claim.text, text)
         extra = {
             "overlap": round(best.overlap, 4),
-            "negation": float(_negation_differs(read, cited)),
+            "negation": float(negation_differs(read, cited)),
             "values": float(len(read.values)),
+            "doubt": float(best.doubt),
         }
         return CheckResult(best.label, best.reason, best.window, best.fixes, best.confidence, extra)
 
@@ -152,9 +136,15 @@ class OfflineChecker:
         pairs, overlap = paired
         segment = _best_segment(claim, ev)
         cite = f"[doc {window.doc_id} {window.start}-{window.end}]"
-        conflicts = self._conflicts(claim, ev, pairs, segment, overlap=overlap, locked=locked, roles=roles)
+        found = self._conflicts(claim, ev, pairs, segment, overlap=overlap, locked=locked, roles=roles)
+        conflicts = [c for c in found if not c.doubt]
         if conflicts and overlap >= self._min_topic:
             return _contradiction(conflicts, window, overlap, cite)
+        doubts = "; ".join(c.reason for c in found if c.doubt)
+        if doubts and overlap >= self._min_topic:
+            # The rules abstain: neither a value missing nor a conflict, so the decision reads the model.
+            reason = f"{doubts} {cite}"
+            return _Reading(Judgement.NEUTRAL, reason, window, overlap, 0.5 + 0.3 * overlap, doubt=True)
         if all(p.equal for p in pairs) and overlap >= self._min_support and (pairs or claim.context()):
             return _support(pairs, window, overlap, cite)
         return self._not_supported(pairs, window, overlap, cite)
@@ -173,13 +163,21 @@ class OfflineChecker:
         found = [
             _value_conflict(p)
             for p in pairs
-            if p.slot.start not in locked and self._credible(p, overlap) and counts_alike(p, claim, ev)
+            if p.slot.start not in locked
+            and self._credible(p, overlap)
+            and counts_alike(p, claim, ev)
+            and not counted_alone(p, ev)
         ]
-        shared = _shared(claim, _stems(ev, segment))
-        if covered(claim.context(), _stems(ev, segment)) >= self._min_support and not self._agrees_elsewhere(
+        shared = _shared(claim, stems(ev, segment))
+        if covered(claim.context(), stems(ev, segment)) >= self._min_support and not self._agrees_elsewhere(
             claim, ev
         ):
-            found += _polarity_conflict(claim, ev, segment, shared)
+            fixed = {f.start for c in found for f in c.fixes}
+            # Names are the negation's own business (`_names_subject`); a figure or date must be stated.
+            values = [p for p in pairs if p.slot.kind is not SlotKind.ENTITY]
+            found += polarity_conflicts(
+                claim, ev, segment, shared, values_found=all(p.equal or p.slot.start in fixed for p in values)
+            )
         if overlap >= self._min_topic:
             found += role_conflicts(claim, ev) if roles else []
             found += charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
@@ -192,12 +190,12 @@ class OfflineChecker:
         own polarity: "The drug is not approved for children" is no contradiction of a window that says
         "It is approved for adults. It is not approved for children." whichever sentence comes first."""
         for segment in ev.segments:
-            stems = _stems(ev, segment)
-            if covered(claim.context(), stems) < self._min_support:
+            words = stems(ev, segment)
+            if covered(claim.context(), words) < self._min_support:
                 continue
-            shared = _shared(claim, stems)
-            mine = _scoped(claim, (0, len(claim.text)), shared, negations=True)
-            if polarity(mine) == polarity(_scoped(ev, segment, shared, negations=True)):
+            shared = _shared(claim, words)
+            mine = scoped(claim, (0, len(claim.text)), shared, negations=True)
+            if polarity(mine) == polarity(scoped(ev, segment, shared, negations=True)):
                 return True
         return False
 
@@ -356,93 +354,11 @@ def _value_conflict(pair: Pair) -> Conflict:
     )
 
 
-def _polarity_conflict(
-    claim: Parsed, ev: Parsed, segment: tuple[int, int], shared: set[str]
-) -> list[Conflict]:
-    mine = _scoped(claim, (0, len(claim.text)), shared, negations=True)
-    theirs = _scoped(ev, segment, shared, negations=True)
-    if polarity(mine) == polarity(theirs):
-        return []
-    if mine:
-        # Dropping the "not" states the positive of the claim's subject: only when the window names it.
-        named = _names_subject(claim, ev.text[segment[0] : segment[1]])
-        fixes = _negation_fix(claim.text, mine[0]) if len(mine) == 1 and named else ()
-        return [Conflict(f"negation: claim says {mine[0].text!r}, evidence does not", 0.7, fixes)]
-    return [Conflict(f"negation: evidence says {theirs[0].text!r}, claim does not", 0.7)]
-
-
-def _negation_differs(claim: Parsed, ev: Parsed) -> bool:
-    """Whether the claim and a sentence of the window say the same words, one with a "not" before
-    them and one without, whether or not the rules could make a conflict of it ("He is not the son of
-    Rupert Murdoch" against "... the younger son of media mogul Rupert Murdoch"): the calibrated
-    decision then lets the model's contradiction on any window withhold SUPPORT (`stages.decide`).
-    Only a negation whose following words the other text has all counts: "approved for adults" is
-    not at odds with "not approved for children"."""
-    whole = (0, len(claim.text))
-    for segment in ev.segments:
-        mine = [n for n in _negations(claim, whole) if _said(_scope(claim, n, whole), _stems(ev, segment))]
-        theirs = [n for n in _negations(ev, segment) if _said(_scope(ev, n, segment), _stems(claim, whole))]
-        if polarity(mine) != polarity(theirs):
-            return True
-    return False
-
-
-def _negations(read: Parsed, span: tuple[int, int]) -> list[Slot]:
-    return [s for s in read.slots if s.kind is SlotKind.NEGATION and span[0] <= s.start < span[1]]
-
-
-def _scope(read: Parsed, negation: Slot, span: tuple[int, int]) -> list[str]:
-    return [t.stem for t in read.terms if negation.end <= t.start < span[1]][:_SCOPE]
-
-
-def _said(words: list[str], other: list[str]) -> bool:
-    return bool(words) and all(any(terms_match(w, o) for o in other) for w in words)
-
-
-def _names_subject(claim: Parsed, segment: str) -> bool:
-    """Whether `segment` names what the claim is about, by the last word of its name ("Abe Weinberg"
-    for "Abraham Weinberg"; a pronoun does not count), or the claim names nothing there. "X is not
-    about rock groups" is not made "X is about rock groups" by "It is a documentary of rock groups",
-    said of another film."""
-    names = [s.text for s in claim.values if s.kind is SlotKind.ENTITY and claim.in_subject(s)]
-    # The last word of a name is the one a window repeats ("Weinberg"), not its first ("United").
-    words = {found[-1].lower() for name in names if (found := re.findall(r"[^\W\d_]{3,}", name))}
-    return not words or any(re.search(rf"\b{re.escape(w)}\b", segment, re.IGNORECASE) for w in words)
-
-
-def _negation_fix(text: str, slot: Slot) -> tuple[SlotFix, ...]:
-    """Dropping "not", "never" or "n't" reads as the positive statement; other negations have no such fix."""
-    if slot.text.lower() in ("not", "never"):
-        end = slot.end + (text[slot.end : slot.end + 1] == " ")
-        return _licensed(text, SlotFix(start=slot.start, end=end, wrong=text[slot.start : end], right=""))
-    if slot.text.lower() in ("n't", "n’t"):
-        start = re.search(r"\w+\Z", text[: slot.start])
-        begin = start.start() if start else slot.start
-        word = text[begin : slot.end]
-        right = _CONTRACTIONS.get(word.lower().replace("’", "'"), text[begin : slot.start])
-        return _licensed(text, SlotFix(start=begin, end=slot.end, wrong=word, right=_same_case(word, right)))
-    return ()
-
-
-def _licensed(text: str, dropped: SlotFix) -> tuple[SlotFix, ...]:
-    """The dropped negation, and the "any" it licensed made "some": "was not a suspect in any slayings"
-    -> "was a suspect in some slayings". Two fixes, so a value fix between them still applies. No fix
-    for "not ... any longer" or "not any faster", whose positives the rules would only guess."""
-    m = _NPI.match(text, dropped.end)
-    word = "idiom" if m is not None and m.group("idiom") else "any"
-    if m is None or _CLAUSE_BREAK.search(text, dropped.end, m.start(word)):
-        return (dropped,)
-    if m.group("idiom") or m.group("compared") or re.search(r"\bjust\s+\Z", text[: m.start("any")]):
-        return ()
-    some = _same_case(m.group("any"), "some" + (m.group("rest") or "").lower())
-    return dropped, SlotFix(start=m.start("any"), end=m.end("any"), wrong=m.group("any"), right=some)
-
-
 def _quantifier_conflicts(
     claim: Parsed, ev: Parsed, segment: tuple[int, int], shared: set[str]
 ) -> list[Conflict]:
-    mine = [s for s in _scoped(claim, (0, len(claim.text)), shared, negations=False) if s.value in _GRADED]
-    theirs = [s for s in _scoped(ev, segment, shared, negations=False) if s.value in _GRADED]
+    mine = [s for s in scoped(claim, (0, len(claim.text)), shared, negations=False) if s.value in _GRADED]
+    theirs = [s for s in scoped(ev, segment, shared, negations=False) if s.value in _GRADED]
     if not mine or not theirs or {s.value for s in theirs} & {mine[0].value}:
         return []
     slot, other = mine[0], theirs[0]
@@ -459,26 +375,12 @@ def _direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) ->
         return []
     word, other = mine[0], theirs[0].group(0)
     fix = SlotFix(
-        start=word.start(), end=word.end(), wrong=word.group(0), right=_same_case(word.group(0), other)
+        start=word.start(), end=word.end(), wrong=word.group(0), right=same_case(word.group(0), other)
     )
     return [Conflict(f"direction: {word.group(0)!r} in claim, {other!r} in evidence", 0.6, (fix,))]
 
 
 # ---- helpers -----------------------------------------------------------------------------------
-
-
-def _scoped(read: Parsed, span: tuple[int, int], shared: set[str], *, negations: bool) -> list[Slot]:
-    """Negations (or quantifiers) in `span` governing a word the claim and evidence share."""
-    kinds = {SlotKind.NEGATION, SlotKind.QUANTIFIER} if negations else {SlotKind.QUANTIFIER}
-    found = [s for s in read.slots if s.kind in kinds and span[0] <= s.start < span[1]]
-    if negations:
-        found = [s for s in found if s.kind is SlotKind.NEGATION or s.value == "zero"]
-    return [s for s in found if _governs(read, s, span, shared)]
-
-
-def _governs(read: Parsed, slot: Slot, span: tuple[int, int], shared: set[str]) -> bool:
-    following = [t.stem for t in read.terms if slot.end <= t.start < span[1]][:_SCOPE]
-    return any(terms_match(word, s) for word in following for s in shared)
 
 
 def _overlap(claim: Parsed, ev: Parsed, pairs: list[Pair]) -> float:
@@ -498,17 +400,9 @@ def _overlap(claim: Parsed, ev: Parsed, pairs: list[Pair]) -> float:
 def _best_segment(claim: Parsed, ev: Parsed) -> tuple[int, int]:
     """The window clause sharing most content words with the claim."""
     context = claim.context()
-    return max(ev.segments, key=lambda seg: (covered(context, _stems(ev, seg)), -seg[0]))
+    return max(ev.segments, key=lambda seg: (covered(context, stems(ev, seg)), -seg[0]))
 
 
-def _shared(claim: Parsed, stems: list[str]) -> set[str]:
-    """The claim's content words that `stems` (a window sentence's) also has."""
-    return {s for s in claim.context() if any(terms_match(s, t) for t in stems)}
-
-
-def _stems(read: Parsed, span: tuple[int, int]) -> list[str]:
-    return [t.stem for t in read.terms if span[0] <= t.start < span[1]]
-
-
-def _same_case(model: str, word: str) -> str:
-    return word[:1].upper() + word[1:] if model[:1].isupper() else word.lower()
+def _shared(claim: Parsed, words: list[str]) -> set[str]:
+    """The claim's content words that `words` (a window sentence's stems) also has."""
+    return {s for s in claim.context() if any(terms_match(s, t) for t in words)}

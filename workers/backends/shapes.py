@@ -28,11 +28,13 @@ __all__ = ["Conflict", "charge_conflicts", "nationality_conflicts", "role_confli
 
 @dataclass(frozen=True, slots=True)
 class Conflict:
-    """A reason the window contradicts the claim, how strongly, and the fixes it gives (none: remove)."""
+    """A reason the window contradicts the claim, how strongly, and the fixes it gives (none: remove).
+    A doubt is a reason it may: the claim is then neither supported nor contradicted by the window."""
 
     reason: str
     strength: float
     fixes: tuple[SlotFix, ...] = ()
+    doubt: bool = False
 
 
 # A shape read whole is as sure as a value conflict with every word around it shared.

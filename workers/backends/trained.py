@@ -221,6 +221,8 @@ def signals(rule: CheckResult) -> dict[str, float]:
         # SUPPORT that found values as stated keeps the model alone from removing the claim
         "rule_negation": float(rule.extra.get("negation", 0.0)),
         "rule_values": float(rule.extra.get("values", 0.0) > 0),
+        # and a negation the rules read over other words than the window's keeps it from removing too
+        "rule_doubt": float(rule.extra.get("doubt", 0.0)),
     }
 
 

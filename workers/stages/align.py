@@ -125,6 +125,13 @@ class Parsed:
         before = [t.stem for t in words if t.end <= slot.start][-n:]
         return before + [t.stem for t in words if t.start >= slot.end][:n]
 
+    def name_words(self, slot: Slot) -> list[str]:
+        """The words of the other names in `slot`'s clause: "The Hubble telescope" says "Hubble" and
+        "telescope" as plain words, which "The Hubble Space Telescope has ..." holds inside a name."""
+        lo, hi = self.segment_of(slot.start)
+        names = [s for s in self.values if s.kind is SlotKind.ENTITY and s is not slot]
+        return [t.stem for t in self.terms if lo <= t.start < hi and _inside(t, names)]
+
     def event_word(self, slot: Slot) -> str | None:
         """The verb closest before `slot` in its clause ("joined" of "joined the company in 1990"),
         auxiliaries left out; None when the clause has none before it. A relative clause is a clause
@@ -237,7 +244,9 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
     event = claim.event_word(slot) if slot.kind in _WHEN else None
     scored = []
     for e in rivals:
-        context, equal = covered(around, ev.near(e)), bool(values_match(slot, e))
+        # A word the claim says plainly counts wherever the window says it, in a name too.
+        said = ev.near(e) if slot.kind is SlotKind.ENTITY else [*ev.near(e), *ev.name_words(e)]
+        context, equal = covered(around, said), bool(values_match(slot, e))
         tied = key is not None and _bound(ev.key_near(e), bound.get(key.start), key)
         anchored = slot.kind is SlotKind.ENTITY and _same_anchor(claim, slot, ev, e)
         # The same little word before a figure too: "revenue of $4.8 bn" is "revenue of $4.2 billion",
@@ -252,6 +261,8 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         swappable = swappable and not (slot.kind is SlotKind.ENTITY and claim.in_subject(slot))
         # A county is not corrected to a hamlet's name: a name replaces only a name of its kind.
         swappable = swappable and (slot.kind is not SlotKind.ENTITY or same_kind(slot.text, e.text))
+        # "rose by $10m to $110m" is not corrected to "from $100m": a change only for a change.
+        swappable = swappable and _changed_by(claim, slot) == _changed_by(ev, e)
         # "born in 1968" is not corrected to the year a lawsuit was filed: a date of the same event only.
         swappable = swappable and (event is None or _same_event(event, ev, e))
         scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable, tied)))
@@ -274,6 +285,13 @@ def _same_anchor(
 ) -> bool:
     mine = claim.anchor(slot)
     return mine is not None and mine == ev.anchor(other) and (among is None or mine in among)
+
+
+def _changed_by(read: Parsed, slot: Slot) -> bool:
+    """Whether a figure is a change, not a level: after "by" or a verb of rising or falling ("rose by
+    2%", "gained 150 points"); "rose from 100 to 110" gives two levels."""
+    word = read.anchor(slot) if slot.kind in (SlotKind.FIGURE, SlotKind.PERCENT) else None
+    return word is not None and (word == "by" or DIRECTION.fullmatch(word) is not None)
 
 
 def _same_event(event: str, ev: Parsed, other: Slot) -> bool:

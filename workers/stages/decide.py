@@ -9,8 +9,8 @@ data, never on the items it is scored on), giving P(supported):
 
 - CONTRADICT first, when the rule checks found a conflicting value and the model agrees at least
   `corroborate`, or when the model's P(contradict) >= `contradict`, unless the rules found the claim's
-  figures, dates and names, at least one, all as stated (two readers disagreeing: the claim is
-  flagged): only then is the claim edited;
+  figures, dates and names, at least one, all as stated, or read its negation over other words than
+  the window's (`rule_doubt`; two readers disagreeing: the claim is flagged): only then is it edited;
 - SUPPORT when P(supported) >= `support`; tier 1 then asks similarity >= the calibrated gate for the
   answer's domain (`gate`): a floor, not a second opinion, so a strongly supported paraphrase is not
   flagged for its cosine;
@@ -110,12 +110,12 @@ class Decision:
             return Judgement.CONTRADICT, p_c, why
         # The model alone contradicts only where the rules do not find every value as the claim states
         # it: two readers disagreeing is a flag, never the removal of a claim whose values all check out.
-        if p_c >= self.contradict and not (
-            signals.get("rule_support", 0.0) and signals.get("rule_values", 0.0)
-        ):
+        stated = signals.get("rule_support", 0.0) and signals.get("rule_values", 0.0)
+        if p_c >= self.contradict and not stated and not signals.get("rule_doubt", 0.0):
             return Judgement.CONTRADICT, p_c, why
         if p_c >= self.contradict:
-            return Judgement.NEUTRAL, p_c, f"{why}; the rules find every value as stated: flagged, not edited"
+            held = "find every value as stated" if stated else "read its negation over other words"
+            return Judgement.NEUTRAL, p_c, f"{why}; the rules {held}: flagged, not edited"
         if p >= support and cited < self.veto:
             return Judgement.SUPPORT, p, why
         if p >= support:

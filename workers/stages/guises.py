@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from workers.stages._text import is_verb
 from workers.stages.align import Pair, Parsed, covered
 from workers.stages.clock import CLOCKS
 from workers.stages.slots import NUMBER_WORDS, Slot, SlotKind, content_terms, terms_match
 
-__all__ = ["counts_alike", "loosened", "unpaired_if_counted_apart"]
+__all__ = ["counted_alone", "counts_alike", "loosened", "unpaired_if_counted_apart"]
 
 # Numbers compared across kinds when the aligner paired them with nothing.
 _NUMERIC = frozenset({SlotKind.FIGURE, SlotKind.YEAR})
@@ -115,6 +116,23 @@ def unpaired_if_counted_apart(pair: Pair, claim: Parsed, ev: Parsed) -> Pair:
     if pair.equal and not counts_alike(pair, claim, ev):
         return replace(pair, other=None, equal=False, context=0.0)
     return pair
+
+
+def counted_alone(pair: Pair, ev: Parsed) -> bool:
+    """Whether the window also states the claim's bare count with nothing counted after it, only a
+    verb or a stop ("The trial enrolled twelve patients. Two died.", "acquitted four."): the claim's
+    "Two patients died" may be that count, so the total is no fix for it."""
+    figure = pair.slot.figure
+    if figure is None or figure.unit is not None or figure.scale != 1 or not figure.number.is_integer():
+        return False
+    n = int(figure.number)
+    spelled = [str(n)] + ([NUMBER_WORDS[n]] if n < len(NUMBER_WORDS) else [])
+    for m in re.finditer(rf"\b(?:{'|'.join(spelled)})\b(?![-.,]\w)[ \t]*(\w*)", ev.text, re.IGNORECASE):
+        word = m.group(1).lower()
+        # What a count counts is a plural ("three warehouses"); "Three left", "Two died" count nothing.
+        if not word.endswith("s") or is_verb([word], 0):
+            return True
+    return False
 
 
 def _counted(read: Parsed, slot: Slot) -> str | None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from workers.stages._text import wordset
 
-__all__ = ["head", "nested_nationalities", "same_kind"]
+__all__ = ["head", "names_another", "nested_nationalities", "same_kind"]
 
 # Words that name a kind of administrative area, institution, event or body when they end a name (or
 # come before its "of"). Left out on purpose: words that are common surnames or parts of place names
@@ -112,6 +112,29 @@ def nested_nationalities(a: str, b: str) -> bool:
     """Whether the nationalities `a` and `b` may both hold ("British", "Scottish")."""
     a, b = a.lower(), b.lower()
     return b in _NESTED.get(a, frozenset()) or a in _NESTED.get(b, frozenset())
+
+
+# Words that make a country's name another place's: "Inner Mongolia" is in China, "New Mexico" in the
+# United States. Compass words are left out: "West Germany", "South Korea" are, or were, the country.
+_ELSEWHERE = wordset("new inner outer equatorial")
+# What a nationality names alone as often as in full: "the French army", "American" for the airline.
+_BODIES = wordset("army navy government economy people team airlines airline republic empire parliament")
+
+
+def names_another(a: str, b: str) -> bool:
+    """Whether the longer of two names, holding every word of the shorter, names something else: a
+    nationality inside a longer name ("German" in "German City of Berlin", "French" in "French
+    Montana"), a country after a word that moves it ("Mongolia" in "Inner Mongolia")."""
+    short, long = sorted((a.lower().strip(), b.lower().strip()), key=len)
+    if short == long:
+        return False
+    if _gazetted(short) == "nationality":
+        rest = long.split()
+        # "South Korean", "Dawn French": the nationality, or a surname, ends the name; "French Army",
+        # "American Airlines": a body of that nation, so often called by the adjective alone.
+        return rest[0] == short and not set(rest[1:]) <= _BODIES and _gazetted(long) != "nationality"
+    before = long.removesuffix(short).split()
+    return _gazetted(short) == "country" and bool(before) and before[-1] in _ELSEWHERE
 
 
 def _gazetted(name: str) -> str | None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from workers.stages.clock import CLOCK, CLOCK_EITHER_HALF, CLOCKS, ClockTime, clock_times, same_time
-from workers.stages.kinds import head
+from workers.stages.kinds import head, names_another
 
 # Re-exported: content words were split out of this module and are still imported from here.
 from workers.stages.terms import Term, content_terms, stem, terms_match
@@ -334,6 +334,8 @@ def _canonical_unit(raw: str) -> str | None:
     if not raw:
         return None
     key = re.sub(r"\s+", " ", raw.lower())
+    if key.endswith(("point", "points")):  # a change in percentage points is no level in %
+        return "pp"
     if key.startswith("percent") or key.startswith("per cent"):
         key = "percent"
     return _UNITS[key][0] if key in _UNITS else None
@@ -492,7 +494,7 @@ def _entities_match(a: str, b: str) -> bool:
         return True
     ta, tb = set(a.split()) - {"the"}, set(b.split()) - {"the"}
     if ta <= tb or tb <= ta:
-        return True
+        return not names_another(a, b)
     return _initials(a) == b.replace(".", "") or _initials(b) == a.replace(".", "")
 
 

@@ -1,0 +1,198 @@
+"""Negations: when a "not" in the claim, or in the window, makes them disagree, and the fix. Pure.
+
+A claim and a window sentence that say the same words, one with "not" (never, n't, no) before them,
+disagree; dropping the claim's "not" is then the fix, when the window speaks of the claim's subject.
+A false fix says the opposite of a true claim ("Children under 2 should never be given aspirin"
+against "Aspirin should be given to adults" became "should be given aspirin"), so the window must
+restate what the negation denies (`_restated`: the first words it governs, in order, a word of its
+clause before it, every figure and date of the claim). A negation the window does not restate is a
+doubt: the rules abstain, neither support nor contradiction (`shapes.Conflict.doubt`).
+
+Usage::
+
+    [conflict] = polarity_conflicts(claim, ev, segment, shared, values_found=True)  # `align.Parsed`
+    conflict.fixes    # (SlotFix(wrong="not ", right=""),) when the window restates the rest
+"""
+
+from __future__ import annotations
+
+import re
+
+from workers.backends.shapes import Conflict
+from workers.messages import SlotFix
+from workers.stages.align import Parsed
+from workers.stages.slots import Slot, SlotKind, polarity, stem, terms_match
+
+__all__ = ["negation_differs", "negation_fix", "polarity_conflicts", "same_case", "scoped", "stems"]
+
+_CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
+# The first "any" word after a negation, before any punctuation; "any longer", "any more" and "anymore"
+# speak of time or amount, and "any faster" compares: no "some" says what their positive does.
+_NPI = re.compile(
+    r"[^,;:.!?()]{0,60}?\b(?:(?P<idiom>anymore|any\s+(?:longer|more|further))"
+    r"|(?P<any>any(?P<rest>one|body|thing|where)?))\b(?P<compared>\s+(?:better|worse|different|less|faster"
+    r"|slower|larger|smaller|bigger|higher|lower|cheaper|easier|harder|safer|closer|sooner|later|greater)\b)?",
+    re.IGNORECASE,
+)
+# Between a negation and its "any", a word that opens another clause, or another negation: the "any"
+# is then not the one this negation licenses ("did not say whether any staff ...").
+_CLAUSE_BREAK = re.compile(
+    r"\b(?:and|but|or|nor|so|because|since|if|whether|that|which|who|whom|whose|where|when|while|as"
+    r"|unlike|than|not|never|no)\b|n['’]t\b",
+    re.IGNORECASE,
+)
+# How many content words after a negation it may govern.
+_SCOPE = 3
+# "not all", "not every": true of some, so never the negation of "all".
+_UNIVERSAL = re.compile(r"\s+(?:all|every|everyone|everything|always|both|each)\b", re.IGNORECASE)
+# Words that point back or frame a sentence, not its subject: "The first is not ...", "Additionally, ...".
+_POINTERS = frozenset(
+    stem(w)
+    for w in ("first", "second", "third", "former", "latter", "other", "additionally", "also", "currently")
+)
+# Words a negation brings with it ("not ... any longer"): not what it denies.
+_POLARITY_WORDS = frozenset(
+    stem(w) for w in ("any", "anything", "anyone", "anybody", "anywhere", "ever", "either", "yet", "longer")
+)
+
+
+def polarity_conflicts(
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], shared: set[str], *, values_found: bool
+) -> list[Conflict]:
+    """A "not" in one text and not the other, over the same statement: a conflict (with the claim's
+    "not" dropped as its fix where the window names the claim's subject); a doubt where the other
+    text does not restate what the negation denies, or `values_found` is false (a value of the claim
+    the window does not state: "didn't raise rates in March" against "raised rates in June")."""
+    whole = (0, len(claim.text))
+    mine = scoped(claim, whole, shared, negations=True)
+    theirs = scoped(ev, segment, shared, negations=True)
+    if polarity(mine) == polarity(theirs):
+        return []
+    restated = all(_restated(claim, n, stems(ev, segment)) for n in mine) and all(
+        _restated(ev, n, stems(claim, whole)) for n in theirs
+    )
+    if not (restated and values_found):
+        said = (mine or theirs)[0].text
+        return [Conflict(f"negation {said!r}: the other text does not say what it denies", 0.0, doubt=True)]
+    if mine:
+        # Dropping the "not" states the positive of the claim's subject: only when the window names it.
+        named = _names_subject(claim, ev.text[segment[0] : segment[1]])
+        fixes = negation_fix(claim.text, mine[0]) if len(mine) == 1 and named else ()
+        return [Conflict(f"negation: claim says {mine[0].text!r}, evidence does not", 0.7, fixes)]
+    return [Conflict(f"negation: evidence says {theirs[0].text!r}, claim does not", 0.7)]
+
+
+def _restated(read: Parsed, negation: Slot, other: list[str]) -> bool:
+    """Whether the other text says what the negation denies: the two words it governs first, in
+    order, any capitalised one of its next, and, where its clause says more before it, one of those
+    words (whose statement it is).
+    "Children under 2 should never be given aspirin" is not denied by "Aspirin should be given to
+    adults", "The patient should not take ibuprofen" by "The patient may take paracetamol", nor "The
+    company has not paid a dividend since 2015" by "The last dividend the company paid was in 2015"."""
+    lo = read.segment_of(negation.start)[0]
+    # Names are the aligner's and `_names_subject`'s business; "any" is the negation's own word.
+    names = [s for s in read.values if s.kind is SlotKind.ENTITY]
+    plain = [t for t in read.terms if not _in_name(t.start, names) and t.stem not in _POLARITY_WORDS]
+    before = [t.stem for t in plain if lo <= t.start < negation.start and t.stem not in _POINTERS]
+    after = [t for t in plain if t.start >= negation.end][:_SCOPE]
+    if _UNIVERSAL.match(read.text, negation.end):  # "not all claims succeeded": true of "two of five"
+        return False
+    words = iter(other)
+    in_order = all(any(terms_match(t.stem, o) for o in words) for t in after[:2])
+    # A capitalised word names something ("in March"): the other text must say it too.
+    named = all(any(terms_match(t.stem, o) for o in other) for t in after if read.text[t.start].isupper())
+    return in_order and named and (not before or any(terms_match(w, o) for w in before for o in other))
+
+
+def _in_name(pos: int, names: list[Slot]) -> bool:
+    return any(s.start <= pos < s.end for s in names)
+
+
+def negation_differs(claim: Parsed, ev: Parsed) -> bool:
+    """Whether the claim and a sentence of the window say the same words, one with a "not" before
+    them and one without, whether or not the rules could make a conflict of it ("He is not the son of
+    Rupert Murdoch" against "... the younger son of media mogul Rupert Murdoch"): the calibrated
+    decision then lets the model's contradiction on any window withhold SUPPORT (`stages.decide`).
+    Only a negation whose following words the other text has all counts: "approved for adults" is
+    not at odds with "not approved for children"."""
+    whole = (0, len(claim.text))
+    for segment in ev.segments:
+        mine = [n for n in _negations(claim, whole) if _said(_scope(claim, n, whole), stems(ev, segment))]
+        theirs = [n for n in _negations(ev, segment) if _said(_scope(ev, n, segment), stems(claim, whole))]
+        if polarity(mine) != polarity(theirs):
+            return True
+    return False
+
+
+def _negations(read: Parsed, span: tuple[int, int]) -> list[Slot]:
+    return [s for s in read.slots if s.kind is SlotKind.NEGATION and span[0] <= s.start < span[1]]
+
+
+def _scope(read: Parsed, negation: Slot, span: tuple[int, int]) -> list[str]:
+    return [t.stem for t in read.terms if negation.end <= t.start < span[1]][:_SCOPE]
+
+
+def _said(words: list[str], other: list[str]) -> bool:
+    return bool(words) and all(any(terms_match(w, o) for o in other) for w in words)
+
+
+def _names_subject(claim: Parsed, segment: str) -> bool:
+    """Whether `segment` names what the claim is about, by the last word of its name ("Abe Weinberg"
+    for "Abraham Weinberg"; a pronoun does not count), or the claim names nothing there. "X is not
+    about rock groups" is not made "X is about rock groups" by "It is a documentary of rock groups",
+    said of another film."""
+    names = [s.text for s in claim.values if s.kind is SlotKind.ENTITY and claim.in_subject(s)]
+    # The last word of a name is the one a window repeats ("Weinberg"), not its first ("United").
+    words = {found[-1].lower() for name in names if (found := re.findall(r"[^\W\d_]{3,}", name))}
+    return not words or any(re.search(rf"\b{re.escape(w)}\b", segment, re.IGNORECASE) for w in words)
+
+
+def negation_fix(text: str, slot: Slot) -> tuple[SlotFix, ...]:
+    """Dropping "not", "never" or "n't" reads as the positive statement; other negations have no such fix."""
+    if slot.text.lower() in ("not", "never"):
+        end = slot.end + (text[slot.end : slot.end + 1] == " ")
+        return _licensed(text, SlotFix(start=slot.start, end=end, wrong=text[slot.start : end], right=""))
+    if slot.text.lower() in ("n't", "n’t"):
+        start = re.search(r"\w+\Z", text[: slot.start])
+        begin = start.start() if start else slot.start
+        word = text[begin : slot.end]
+        right = _CONTRACTIONS.get(word.lower().replace("’", "'"), text[begin : slot.start])
+        return _licensed(text, SlotFix(start=begin, end=slot.end, wrong=word, right=same_case(word, right)))
+    return ()
+
+
+def _licensed(text: str, dropped: SlotFix) -> tuple[SlotFix, ...]:
+    """The dropped negation, and the "any" it licensed made "some": "was not a suspect in any slayings"
+    -> "was a suspect in some slayings". Two fixes, so a value fix between them still applies. No fix
+    for "not ... any longer" or "not any faster", whose positives the rules would only guess."""
+    m = _NPI.match(text, dropped.end)
+    word = "idiom" if m is not None and m.group("idiom") else "any"
+    if m is None or _CLAUSE_BREAK.search(text, dropped.end, m.start(word)):
+        return (dropped,)
+    if m.group("idiom") or m.group("compared") or re.search(r"\bjust\s+\Z", text[: m.start("any")]):
+        return ()
+    some = same_case(m.group("any"), "some" + (m.group("rest") or "").lower())
+    return dropped, SlotFix(start=m.start("any"), end=m.end("any"), wrong=m.group("any"), right=some)
+
+
+def scoped(read: Parsed, span: tuple[int, int], shared: set[str], *, negations: bool) -> list[Slot]:
+    """Negations (or quantifiers) in `span` governing a word the claim and evidence share."""
+    kinds = {SlotKind.NEGATION, SlotKind.QUANTIFIER} if negations else {SlotKind.QUANTIFIER}
+    found = [s for s in read.slots if s.kind in kinds and span[0] <= s.start < span[1]]
+    if negations:
+        found = [s for s in found if s.kind is SlotKind.NEGATION or s.value == "zero"]
+    return [s for s in found if _governs(read, s, span, shared)]
+
+
+def _governs(read: Parsed, slot: Slot, span: tuple[int, int], shared: set[str]) -> bool:
+    following = [t.stem for t in read.terms if slot.end <= t.start < span[1]][:_SCOPE]
+    return any(terms_match(word, s) for word in following for s in shared)
+
+
+def same_case(model: str, word: str) -> str:
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word.lower()
+
+
+def stems(read: Parsed, span: tuple[int, int]) -> list[str]:
+    """The content words of `read` in `span`, stemmed."""
+    return [t.stem for t in read.terms if span[0] <= t.start < span[1]]
