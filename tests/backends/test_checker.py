@@ -265,12 +265,12 @@ def test_figures_in_the_same_unit_are_still_corrected() -> None:
 
 
 def test_the_standalone_text_is_checked_and_fixes_land_on_the_original() -> None:
-    text = "It orbits Earth at an altitude of about 540 km."
-    standalone = "The Hubble Space Telescope orbits Earth at an altitude of about 540 km."
+    text = "It orbits Earth at an altitude of 540 km."
+    standalone = "The Hubble Space Telescope orbits Earth at an altitude of 540 km."
     claim = Claim(id="c1", text=text, start=0, end=len(text), standalone=standalone)
-    result = _judge_as(claim, "The Hubble Space Telescope orbits Earth at an altitude of about 547 km.")
+    result = _judge_as(claim, "The Hubble Space Telescope orbits Earth at an altitude of 547 km.")
     assert result.label is Judgement.CONTRADICT
-    assert _apply(text, result) == "It orbits Earth at an altitude of about 547 km."
+    assert _apply(text, result) == "It orbits Earth at an altitude of 547 km."
     assert standalone in result.reason
 
 

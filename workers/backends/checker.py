@@ -42,9 +42,11 @@ from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
 from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
 from workers.stages.guises import counted_alone, counts_alike, loosened, unpaired_if_counted_apart
+from workers.stages.hedges import rewritten
 from workers.stages.render import render_like
 from workers.stages.roles import holder_named
 from workers.stages.slots import (
+    Slot,
     SlotKind,
     polarity,
     terms_match,
@@ -59,6 +61,7 @@ _CONTESTED = 0.5
 # (a pairing score: shared words around the value, 0-1, plus bonuses; a quarter is one word in four).
 _CLEAR = 0.25
 _GRADED = frozenset({"universal", "majority", "existential"})
+_STRENGTH = {"existential": 0, "majority": 1, "universal": 2}
 _FRAME = re.compile(
     rf"\s*(?:according\s+to\s+the\s+{SOURCE_NOUN}\s*,?|(?:the|this)\s+{SOURCE_NOUN}(?:\s+also)?\s+"
     r"(?:states?|says|mentions|notes|describes|discusses|reports|explains|indicates|highlights|suggests"
@@ -137,9 +140,14 @@ class OfflineChecker:
         segment = _best_segment(claim, ev)
         cite = f"[doc {window.doc_id} {window.start}-{window.end}]"
         found = self._conflicts(claim, ev, pairs, segment, overlap=overlap, locked=locked, roles=roles)
-        conflicts = [c for c in found if not c.doubt]
+        conflicts = [c for c in found if not c.doubt and not c.unstated]
         if conflicts and overlap >= self._min_topic:
             return _contradiction(conflicts, window, overlap, cite)
+        unstated = "; ".join(c.reason for c in found if c.unstated)
+        if unstated and overlap >= self._min_topic:
+            return _Reading(
+                Judgement.INSUFFICIENT, f"{unstated} {cite}", window, overlap, 0.5 + 0.3 * overlap
+            )
         doubts = "; ".join(c.reason for c in found if c.doubt)
         if doubts and overlap >= self._min_topic:
             # The rules abstain: neither a value missing nor a conflict, so the decision reads the model.
@@ -161,7 +169,7 @@ class OfflineChecker:
         roles: bool,
     ) -> list[Conflict]:
         found = [
-            _value_conflict(p)
+            _value_conflict(p, claim.text)
             for p in pairs
             if p.slot.start not in locked
             and self._credible(p, overlap)
@@ -280,13 +288,20 @@ def _moved(fix: SlotFix, original: str, text: str) -> SlotFix | None:
     tail = min(_common(original[::-1], text[::-1]), min(len(original), len(text)) - head)
     shift = len(text) - len(original)
 
-    def place(pos: int) -> int | None:
-        return pos if pos <= head else pos - shift if pos >= len(text) - tail else None
-
-    start, end = place(fix.start), place(fix.end)
-    if start is None or end is None or original[start:end] != fix.wrong:
+    # A fix lies wholly before the changed span or wholly after it ("According to the article, over
+    # 12,000 ..." read as "over 12,000 ...": a fix at its very start lies after the frame).
+    if fix.end <= head:
+        start, end = fix.start, fix.end
+    elif fix.start >= len(text) - tail:
+        start, end = fix.start - shift, fix.end - shift
+    else:
         return None
-    return fix.model_copy(update={"start": start, "end": end})
+    if original[start:end] != fix.wrong:
+        return None
+    right = fix.right
+    if start and not fix.start and right[:1].isupper() and not fix.wrong[:1].isupper():
+        right = right[:1].lower() + right[1:]  # "More than ..." opened the text read, not the answer
+    return fix.model_copy(update={"start": start, "end": end, "right": right})
 
 
 def _common(a: str, b: str) -> int:
@@ -344,14 +359,24 @@ def _contradiction(conflicts: list[Conflict], window: Evidence, overlap: float, 
     return _Reading(Judgement.CONTRADICT, reason, window, overlap, confidence, fixes, strength)
 
 
-def _value_conflict(pair: Pair) -> Conflict:
+def _value_conflict(pair: Pair, text: str) -> Conflict:
     assert pair.other is not None
     slot, other = pair.slot, pair.other
     label = "date" if slot.kind in (SlotKind.DATE, SlotKind.YEAR) else slot.kind.value
-    fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
-    return Conflict(
-        f"{label} {slot.text} in claim, {other.text} in evidence", 0.5 + 0.5 * pair.context, (fix,)
-    )
+    back, right, said = 0, render_like(slot, other), other.text
+    if slot.figure is not None and other.figure is not None:
+        # A bound or an approximation is fixed with its hedge: "Over 12,000" -> "11,000".
+        begins = _opens_sentence(text, slot.start - len(slot.figure.hedge.words))
+        back, right = rewritten(slot.figure.hedge, other.figure.hedge, right, upper=begins)
+        said = other.figure.hedge.words + said
+    wrong = text[slot.start - back : slot.end]
+    fix = SlotFix(start=slot.start - back, end=slot.end, wrong=wrong, right=right)
+    return Conflict(f"{label} {wrong} in claim, {said} in evidence", 0.5 + 0.5 * pair.context, (fix,))
+
+
+def _opens_sentence(text: str, pos: int) -> bool:
+    """A claim is one sentence: only its start opens one (a frame's end does not: `_moved`)."""
+    return not text[:pos].strip()
 
 
 def _quantifier_conflicts(
@@ -362,8 +387,20 @@ def _quantifier_conflicts(
     if not mine or not theirs or {s.value for s in theirs} & {mine[0].value}:
         return []
     slot, other = mine[0], theirs[0]
+    if _weaker(claim, slot, other):
+        why = f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: weaker, not stated as such"
+        return [Conflict(why, 0.0, unstated=True)]
     fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
     return [Conflict(f"quantifier {slot.text!r} in claim, {other.text!r} in evidence", 0.6, (fix,))]
+
+
+def _weaker(claim: Parsed, mine: Slot, theirs: Slot) -> bool:
+    """A weaker quantifier than the window's ("Most patients recovered" against "All patients
+    recovered") is true only where the rest says the same, and "some" often means "not all" ("Some
+    but not all approved"): not what the window states, and never made "All". "few" says "not many"
+    and is never weaker; "a few" is."""
+    few = mine.text.lower() == "few" and not claim.text[: mine.start].lower().endswith("a ")
+    return not few and _STRENGTH[mine.value] < _STRENGTH[theirs.value]
 
 
 def _direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:

@@ -29,12 +29,14 @@ __all__ = ["Conflict", "charge_conflicts", "nationality_conflicts", "role_confli
 @dataclass(frozen=True, slots=True)
 class Conflict:
     """A reason the window contradicts the claim, how strongly, and the fixes it gives (none: remove).
-    A doubt is a reason it may: the claim is then neither supported nor contradicted by the window."""
+    A doubt is a reason it may: the claim is then neither supported nor contradicted by the window.
+    Unstated: the window says more than the claim ("All" for "Most"), so the claim is not found as said."""
 
     reason: str
     strength: float
     fixes: tuple[SlotFix, ...] = ()
     doubt: bool = False
+    unstated: bool = False  # the window says something stronger: not a conflict, but not found either
 
 
 # A shape read whole is as sure as a value conflict with every word around it shared.

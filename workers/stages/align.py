@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from workers.stages._text import AUX, DETERMINERS, FUNCTION_WORDS, is_verb, wordset
 from workers.stages.kinds import same_kind
-from workers.stages.slots import Slot, SlotKind, extract_slots, same_unit, values_match
+from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
 from workers.stages.terms import Term, content_terms, stem, terms_match
 
 __all__ = ["DIRECTION", "KEYS", "UP", "Pair", "Parsed", "covered", "is_comparative", "pair_slots"]
@@ -256,7 +256,9 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
             claim, slot, ev, e, among=FUNCTION_WORDS
         )
         led = led or (event is not None and _own_event(event, ev, e))
-        score = context + _EQUAL_BONUS * equal + _BOUND_BONUS * tied + _ANCHOR_BONUS * (anchored or led)
+        # A hedged figure is found in a range of values, so finding it says less about whose it is.
+        plain = equal and not (hedged(slot) or hedged(e))
+        score = context + _EQUAL_BONUS * plain + _BOUND_BONUS * tied + _ANCHOR_BONUS * (anchored or led)
         swappable = same_unit(slot, e) and (slot.kind is not SlotKind.ENTITY or anchored)
         swappable = swappable and not (slot.kind is SlotKind.ENTITY and claim.in_subject(slot))
         # A county is not corrected to a hamlet's name: a name replaces only a name of its kind.
@@ -265,6 +267,8 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         swappable = swappable and _changed_by(claim, slot) == _changed_by(ev, e)
         # "born in 1968" is not corrected to the year a lawsuit was filed: a date of the same event only.
         swappable = swappable and (event is None or _same_event(event, ev, e))
+        # "12,000" against "more than 11,000": the hedge leaves it open, so it is no wrong value.
+        swappable = swappable and not left_open(slot, e)
         scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable, tied)))
     return sorted(scored, key=lambda sp: -sp[0])
 

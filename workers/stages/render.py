@@ -10,7 +10,8 @@ from __future__ import annotations
 from workers.stages.clock import CLOCKS
 
 # The unit, count-word and month tables are the slot reader's: a value is written back as it was read.
-from workers.stages.slots import _COUNT_WORDS, _MONTHS, _UNIT_INFO, _WORD_NAMES, Figure, Slot, SlotKind, When
+from workers.stages.slots import _COUNT_WORDS, _MONTHS, _WORD_NAMES, Figure, Slot, SlotKind, When
+from workers.stages.units import UNIT_INFO
 
 __all__ = ["render_like"]
 
@@ -30,7 +31,7 @@ def render_like(claim: Slot, evidence: Slot) -> str:
 
 
 def _render_figure(claim: Figure, evidence: Figure) -> str | None:
-    fc, fe = _UNIT_INFO.get(claim.unit or ""), _UNIT_INFO.get(evidence.unit or "")
+    fc, fe = UNIT_INFO.get(claim.unit or ""), UNIT_INFO.get(evidence.unit or "")
     if fc and fe and (fc[0] != fe[0] or (fc[0] == "currency" and claim.unit != evidence.unit)):
         return None
     factor = fe[1] / fc[1] if fc and fe else 1.0

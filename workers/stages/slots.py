@@ -15,14 +15,16 @@ Usage::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from enum import StrEnum
 
 from workers.stages.clock import CLOCK, CLOCK_EITHER_HALF, CLOCKS, ClockTime, clock_times, same_time
+from workers.stages.hedges import hedge_before, relation
 from workers.stages.kinds import head, names_another
+from workers.stages.polarity import negations, polarity, quantifiers
+from workers.stages.slot_types import Figure, Slot, SlotKind, When
 
 # Re-exported: content words were split out of this module and are still imported from here.
 from workers.stages.terms import Term, content_terms, stem, terms_match
+from workers.stages.units import SCALES, UNIT_INFO, canonical_unit
 
 __all__ = [
     "NUMBER_WORDS",
@@ -33,55 +35,14 @@ __all__ = [
     "When",
     "content_terms",
     "extract_slots",
+    "hedged",
+    "left_open",
     "polarity",
     "same_unit",
     "stem",
     "terms_match",
     "values_match",
 ]
-
-
-class SlotKind(StrEnum):
-    FIGURE = "figure"
-    PERCENT = "percent"
-    DATE = "date"
-    YEAR = "year"
-    ENTITY = "entity"
-    NEGATION = "negation"
-    QUANTIFIER = "quantifier"
-
-
-@dataclass(frozen=True, slots=True)
-class Figure:
-    """A number as written: `prefix + digits + suffix`, so another value can be written the same way."""
-
-    number: float  # with the scale applied: "4.2 bn" -> 4.2e9
-    unit: str | None  # canonical: "USD", "%", "kg"; None for a bare count
-    decimals: int
-    scale: float
-    prefix: str
-    suffix: str
-    grouped: bool  # written with thousands separators
-    spelled: bool = False  # a count written as a word ("three managers"): a fix is written so too
-
-
-@dataclass(frozen=True, slots=True)
-class When:
-    year: int | None
-    month: int | None
-    day: int | None
-    style: str  # "mdy", "dmy", "md", "dm", "my", "iso", "y"
-
-
-@dataclass(frozen=True, slots=True)
-class Slot:
-    kind: SlotKind
-    value: str
-    start: int
-    end: int
-    text: str
-    figure: Figure | None = None
-    when: When | None = None
 
 
 # ---- tables ------------------------------------------------------------------------------------
@@ -112,37 +73,6 @@ _MONTH_FULL = r"(?:January|February|March|April|May|June|July|August|September|O
 _MONTH_RE = rf"(?:{_MONTH_FULL}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
 # A capitalised word right before a day-month date makes it part of a name ("Rocky 4 June").
 _AFTER_NAME = re.compile(r"(?:^|[\s(])(?!(?:On|In|By|From|Since|Until|Before|After)\b)[A-Z][\w'’-]*\s+\Z")
-# (canonical unit, family, factor to the family's base unit)
-_UNITS: dict[str, tuple[str, str, float]] = {
-    **dict.fromkeys(["$", "us$", "usd", "dollar", "dollars"], ("USD", "currency", 1.0)),
-    **dict.fromkeys(["€", "eur", "euro", "euros"], ("EUR", "currency", 1.0)),
-    **dict.fromkeys(["£", "gbp"], ("GBP", "currency", 1.0)),
-    **dict.fromkeys(["₹", "inr", "rs", "rs.", "rupee", "rupees"], ("INR", "currency", 1.0)),
-    **dict.fromkeys(["¥", "jpy", "yen"], ("JPY", "currency", 1.0)),
-    "a$": ("AUD", "currency", 1.0),
-    "c$": ("CAD", "currency", 1.0),
-    **dict.fromkeys(["%", "percent", "per cent", "pct"], ("%", "percent", 1.0)),
-    "mg": ("mg", "mass", 1e-3),
-    "g": ("g", "mass", 1.0),
-    "kg": ("kg", "mass", 1e3),
-    **dict.fromkeys(["tonnes", "tonne", "tons"], ("t", "mass", 1e6)),
-    **dict.fromkeys(["milligram", "milligrams"], ("mg", "mass", 1e-3)),
-    **dict.fromkeys(["gram", "grams"], ("g", "mass", 1.0)),
-    **dict.fromkeys(["kilogram", "kilograms"], ("kg", "mass", 1e3)),
-    "mm": ("mm", "length", 1e-3),
-    "cm": ("cm", "length", 1e-2),
-    "m": ("m", "length", 1.0),
-    "km": ("km", "length", 1e3),
-    **dict.fromkeys(["millimetre", "millimetres", "millimeter", "millimeters"], ("mm", "length", 1e-3)),
-    **dict.fromkeys(["centimetre", "centimetres", "centimeter", "centimeters"], ("cm", "length", 1e-2)),
-    **dict.fromkeys(["metre", "metres", "meter", "meters"], ("m", "length", 1.0)),
-    **dict.fromkeys(["kilometre", "kilometres", "kilometer", "kilometers"], ("km", "length", 1e3)),
-    **dict.fromkeys(["mile", "miles", "mi"], ("mi", "length", 1609.344)),
-}
-_SCALES = {
-    "thousand": 1e3, "k": 1e3, "lakh": 1e5, "million": 1e6, "mn": 1e6, "m": 1e6, "crore": 1e7,
-    "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "trn": 1e12,
-}  # fmt: skip
 
 _FIGURE = re.compile(
     r"(?<![\w.,$€£¥₹-])"
@@ -203,16 +133,6 @@ _YEAR_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _YEAR_AFTER = re.compile(r"\s*(?:[,.;:)!?–-]|\Z|(?:and|to|through|when|while|with|as|after|before)\b)")
-_NEGATION = re.compile(r"\b(?:not|never|no|without|cannot|nor)\b|(?<=\w)n['’]t\b", re.IGNORECASE)
-_NOT_ONLY = re.compile(r"\bnot\s+only\b", re.IGNORECASE)
-_QUANTIFIERS = {
-    **dict.fromkeys(["all", "every", "each", "always"], "universal"),
-    **dict.fromkeys(["most", "usually", "mostly"], "majority"),
-    **dict.fromkeys(["some", "several", "sometimes", "few"], "existential"),
-    **dict.fromkeys(["none", "nobody", "nothing", "neither"], "zero"),
-    "only": "exclusive",
-}
-_QUANTIFIER = re.compile(r"\b(?:" + "|".join(_QUANTIFIERS) + r")\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][\w'’&-]*")
 _CONNECTORS = frozenset({"of", "de", "da", "del", "van", "von", "la", "le", "&"})
 _NOT_ACRONYMS = frozenset({"USD", "EUR", "GBP", "INR", "JPY", "AM", "PM", "OK", "II", "III", "IV"})
@@ -233,18 +153,12 @@ def extract_slots(text: str) -> tuple[Slot, ...]:
     """Every slot in `text`, by position; figures never overlap dates, entities overlap neither."""
     taken: list[Slot] = []
     used = bytearray(len(text))
-    for finder in (_dates, _clocks, _figures, _entities, _negations, _quantifiers):
+    for finder in (_dates, _clocks, _figures, _entities, negations, quantifiers):
         for slot in finder(text):
             if not any(used[slot.start : slot.end]):
                 taken.append(slot)
                 used[slot.start : slot.end] = b"\x01" * (slot.end - slot.start)
     return tuple(sorted(taken, key=lambda s: (s.start, s.end)))
-
-
-def polarity(slots: tuple[Slot, ...] | list[Slot]) -> bool:
-    """True when the slots read positive: an even number of negations and "none"-like quantifiers."""
-    flips = sum(1 for s in slots if s.kind is SlotKind.NEGATION or s.value == "zero")
-    return flips % 2 == 0
 
 
 def _overlaps(slot: Slot, others: list[Slot]) -> bool:
@@ -299,7 +213,8 @@ def _figures(text: str) -> list[Slot]:
 
 
 def _count_slot(m: re.Match[str]) -> Slot:
-    figure = Figure(_COUNT_WORDS[m.group("num").lower()], None, 0, 1.0, "", "", False, spelled=True)
+    number, hedge = _COUNT_WORDS[m.group("num").lower()], hedge_before(m.string, m.start(), m.end())
+    figure = Figure(number, None, 0, 1.0, "", "", False, spelled=True, hedge=hedge)
     return Slot(SlotKind.FIGURE, _figure_value(figure), m.start(), m.end(), m.group(0), figure=figure)
 
 
@@ -312,10 +227,11 @@ def _figure_slot(text: str, m: re.Match[str]) -> Slot | None:
     if not (pre or scale_word or unit_raw) and _is_year(text, m.start(), m.end(), num):
         when = When(int(num), None, None, "y")
         return Slot(SlotKind.YEAR, num, m.start(), m.end(), m.group(0), when=when)
-    unit = _canonical_unit(pre.strip() or unit_raw.strip(" -"))  # "2.4-metre" is metres
-    scale = _SCALES.get(scale_word.lower(), 1.0) if scale_word else 1.0
+    unit = canonical_unit(pre.strip() or unit_raw.strip(" -"))  # "2.4-metre" is metres
+    scale = SCALES.get(scale_word.lower(), 1.0) if scale_word else 1.0
     decimals = len(num.partition(".")[2])
-    figure = Figure(value * scale, unit, decimals, scale, pre, scale_raw + unit_raw, "," in num)
+    hedge = hedge_before(text, m.start(), m.end())
+    figure = Figure(value * scale, unit, decimals, scale, pre, scale_raw + unit_raw, "," in num, hedge=hedge)
     kind = SlotKind.PERCENT if unit == "%" else SlotKind.FIGURE
     return Slot(kind, _figure_value(figure), m.start(), m.end(), m.group(0), figure=figure)
 
@@ -330,38 +246,9 @@ def _is_year(text: str, start: int, end: int, num: str) -> bool:
     return _YEAR_AFTER.match(text, end) is not None
 
 
-def _canonical_unit(raw: str) -> str | None:
-    if not raw:
-        return None
-    key = re.sub(r"\s+", " ", raw.lower())
-    if key.endswith(("point", "points")):  # a change in percentage points is no level in %
-        return "pp"
-    if key.startswith("percent") or key.startswith("per cent"):
-        key = "percent"
-    return _UNITS[key][0] if key in _UNITS else None
-
-
 def _figure_value(figure: Figure) -> str:
     number = f"{figure.number:.12g}"
     return f"{number} {figure.unit}" if figure.unit and figure.unit != "%" else number + (figure.unit or "")
-
-
-def _negations(text: str) -> list[Slot]:
-    skip = [range(m.start(), m.end()) for m in _NOT_ONLY.finditer(text)]
-    return [
-        Slot(SlotKind.NEGATION, "not", m.start(), m.end(), m.group(0))
-        for m in _NEGATION.finditer(text)
-        if not any(m.start() in r for r in skip)
-    ]
-
-
-def _quantifiers(text: str) -> list[Slot]:
-    skip = [range(m.start(), m.end()) for m in _NOT_ONLY.finditer(text)]
-    return [
-        Slot(SlotKind.QUANTIFIER, _QUANTIFIERS[m.group(0).lower()], m.start(), m.end(), m.group(0))
-        for m in _QUANTIFIER.finditer(text)
-        if not any(m.start() in r for r in skip)
-    ]
 
 
 # ---- named entities ----------------------------------------------------------------------------
@@ -467,18 +354,51 @@ def _when_match(a: When, b: When) -> bool | None:
 
 
 def _figures_match(a: Figure, b: Figure) -> bool | None:
-    fa, fb = _UNIT_INFO.get(a.unit or ""), _UNIT_INFO.get(b.unit or "")
+    based = _in_base(a, b)
+    if not isinstance(based, tuple):
+        return based
+    va, step_a, vb, step_b = based
+    if a.hedge.mode != "=" or b.hedge.mode != "=":
+        return bool(_hedged(a, b, based))
+    return abs(va - vb) <= max(step_a, step_b) / 2 + 1e-9 * max(abs(va), abs(vb), 1.0)
+
+
+def _hedged(a: Figure, b: Figure, based: tuple[float, float, float, float]) -> bool | None:
+    """`hedges.relation` of two figures. Against another kind of hedge, a bound said elsewhere ("50 or
+    more", "the maximum fine is") or a word that may be a preposition ("repaid over 60 instalments")
+    is never broken, only open: the fix would have to drop or garble words it cannot read."""
+    va, step_a, vb, step_b = based
+    found = relation(a.hedge.mode, va, step_a, b.hedge.mode, vb, step_b, points=a.unit in ("%", "pp"))
+    if found is not False or a.hedge.mode == b.hedge.mode:
+        return found
+    return None if a.hedge.elsewhere or b.hedge.elsewhere or a.hedge.loose or b.hedge.loose else found
+
+
+def _in_base(a: Figure, b: Figure) -> tuple[float, float, float, float] | bool | None:
+    """Both figures in their family's base unit, each with the step of its last digit; None when they
+    measure different things, False for two currencies."""
+    fa, fb = UNIT_INFO.get(a.unit or ""), UNIT_INFO.get(b.unit or "")
     if fa and fb and fa[0] != fb[0]:
         return None
     if fa and fb and fa[0] == "currency" and a.unit != b.unit:
         return False
     ka, kb = (fa[1], fb[1]) if fa and fb else (1.0, 1.0)
-    va, vb = a.number * ka, b.number * kb
-    step = max(10.0**-a.decimals * a.scale * ka, 10.0**-b.decimals * b.scale * kb)
-    return abs(va - vb) <= step / 2 + 1e-9 * max(abs(va), abs(vb), 1.0)
+    return a.number * ka, 10.0**-a.decimals * a.scale * ka, b.number * kb, 10.0**-b.decimals * b.scale * kb
 
 
-_UNIT_INFO = {canonical: (family, factor) for canonical, family, factor in _UNITS.values()}
+def left_open(a: Slot, b: Slot) -> bool:
+    """Whether hedges leave two figures undecided: "12,000" against "more than 11,000" (`stages.hedges`)."""
+    if a.figure is None or b.figure is None or "=" == a.figure.hedge.mode == b.figure.hedge.mode:
+        return False
+    based = _in_base(a.figure, b.figure)
+    if not isinstance(based, tuple):
+        return False
+    return _hedged(a.figure, b.figure, based) is None
+
+
+def hedged(slot: Slot) -> bool:
+    """Whether a figure is hedged ("about", "over", a range): a range, not a point."""
+    return slot.figure is not None and slot.figure.hedge.mode != "="
 
 
 def same_unit(a: Slot, b: Slot) -> bool:

@@ -1,0 +1,70 @@
+"""Negations and quantifiers as slots: the polarity of a sentence and how much of something it
+claims ("all", "most", "some", "none"). Pure.
+
+"almost all" and "nearly every" say most, not all; "some 5,000" is an approximation of a figure
+(`stages.hedges`), not a quantifier; "not only" negates nothing.
+
+Usage::
+
+    [s.value for s in quantifiers("Almost all patients recovered.")]   # ["majority"]
+    polarity(negations("It was not approved."))                       # False
+"""
+
+from __future__ import annotations
+
+import re
+
+from workers.stages.slot_types import Slot, SlotKind
+
+__all__ = ["negations", "polarity", "quantifiers"]
+
+_NEGATION = re.compile(r"\b(?:not|never|no|without|cannot|nor)\b|(?<=\w)n['’]t\b", re.IGNORECASE)
+_NOT_ONLY = re.compile(r"\bnot\s+only\b", re.IGNORECASE)
+_QUANTIFIERS = {
+    **dict.fromkeys(["all", "every", "each", "always"], "universal"),
+    **dict.fromkeys(["most", "usually", "mostly"], "majority"),
+    **dict.fromkeys(["some", "several", "sometimes", "few"], "existential"),
+    **dict.fromkeys(["none", "nobody", "nothing", "neither"], "zero"),
+    "only": "exclusive",
+}
+_QUANTIFIER = re.compile(r"\b(?:" + "|".join(_QUANTIFIERS) + r")\b", re.IGNORECASE)
+_ALMOST = re.compile(r"\b(?:almost|nearly|virtually|practically)\s+\Z", re.IGNORECASE)
+# "some 5,000 people", not "Some 2019 loans", "Some 5G networks", "Some 3D scans", "Some 401(k) plans".
+_BEFORE_FIGURE = re.compile(r"\s+[$£€]?(?!(?:1[5-9]|20)\d\d\b)\d[\d,.]*(?![\w(/-])")
+
+
+def polarity(slots: tuple[Slot, ...] | list[Slot]) -> bool:
+    """True when the slots read positive: an even number of negations and "none"-like quantifiers."""
+    flips = sum(1 for s in slots if s.kind is SlotKind.NEGATION or s.value == "zero")
+    return flips % 2 == 0
+
+
+def negations(text: str) -> list[Slot]:
+    skip = [range(m.start(), m.end()) for m in _NOT_ONLY.finditer(text)]
+    return [
+        Slot(SlotKind.NEGATION, "not", m.start(), m.end(), m.group(0))
+        for m in _NEGATION.finditer(text)
+        if not any(m.start() in r for r in skip)
+    ]
+
+
+def quantifiers(text: str) -> list[Slot]:
+    skip = [range(m.start(), m.end()) for m in _NOT_ONLY.finditer(text)]
+    return [
+        _quantifier(text, m)
+        for m in _QUANTIFIER.finditer(text)
+        if not any(m.start() in r for r in skip) and not _approximates(text, m)
+    ]
+
+
+def _quantifier(text: str, m: re.Match[str]) -> Slot:
+    """The quantifier's slot; "almost all" is one, read as most (a fix writes it whole)."""
+    value = _QUANTIFIERS[m.group(0).lower()]
+    almost = _ALMOST.search(text, 0, m.start()) if value == "universal" else None
+    start = almost.start() if almost else m.start()
+    return Slot(SlotKind.QUANTIFIER, "majority" if almost else value, start, m.end(), text[start : m.end()])
+
+
+def _approximates(text: str, m: re.Match[str]) -> bool:
+    """ "some 5,000 people": a hedge of the figure after it."""
+    return m.group(0).lower() == "some" and _BEFORE_FIGURE.match(text, m.end()) is not None
