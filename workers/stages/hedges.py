@@ -70,6 +70,7 @@ _TILDE = re.compile(r"~\s*\Z")
 # the bound is the other way round, or the claim says what it may not be; read as no hedge at all.
 _NEGATION = re.compile(r"\b(?:not|never|no|cannot|nobody|none|neither|nor|without)\b|n['’]t\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[.;:!?]\s")
+_CLAUSE_LOOK = 200
 # "over"/"under"/"above"/"below" as a preposition or an adjective: "took over 2 rivals", "the above
 # 3 criteria", "over 3 years", "under 2 hrs".
 _LOOSE = frozenset({"over", "under", "above", "below"})
@@ -141,13 +142,19 @@ def hedge_before(text: str, start: int, end: int | None = None) -> Hedge:
         way = (after.group("way") or after.group("and") or "").lower()
         return Hedge(">" if after.group("plus") or way in _UP else "<", elsewhere=True)
     tilde = _TILDE.search(before)
-    hedge = Hedge("~", tilde.group(0)) if tilde else _before(text, start, end)
-    return _worded(text, start) if hedge is EXACT else hedge
+    clause = _clause_start(text, start)
+    hedge = Hedge("~", tilde.group(0)) if tilde else _before(text, start, end, clause)
+    return _worded(text, start, clause) if hedge is EXACT else hedge
 
 
-def _worded(text: str, start: int) -> Hedge:
+def _clause_start(text: str, start: int) -> int:
+    """Where the figure's clause starts (a clause longer than `_CLAUSE_LOOK` is read from there)."""
+    first = max(0, start - _CLAUSE_LOOK)
+    return max((m.end() for m in _CLAUSE_END.finditer(text, first, start)), default=first)
+
+
+def _worded(text: str, start: int, clause: int) -> Hedge:
     """A bound a word of the clause says ("The maximum fine is $25,000"), the nearest one."""
-    clause = max((m.end() for m in _CLAUSE_END.finditer(text, 0, start)), default=0)
     word = next(reversed(list(_WORDED.finditer(text, clause, start))), None)
     if word is None or _NEGATION.search(text, clause, start):
         return EXACT
@@ -158,8 +165,7 @@ def _follows(pattern: re.Pattern[str], text: str, end: int | None) -> bool:
     return end is not None and pattern.match(text, end) is not None
 
 
-def _before(text: str, start: int, end: int | None) -> Hedge:
-    clause = max((m.end() for m in _CLAUSE_END.finditer(text, 0, start)), default=0)
+def _before(text: str, start: int, end: int | None, clause: int) -> Hedge:
     for mode, pattern in _HEDGES:
         m = pattern.search(text, max(clause, start - _LOOK_BACK), start)
         if m is None:
