@@ -60,8 +60,8 @@ _CONTESTED = 0.5
 # A value not tied to the claim's date or name contradicts it only this far ahead of the next one
 # (a pairing score: shared words around the value, 0-1, plus bonuses; a quarter is one word in four).
 _CLEAR = 0.25
-_GRADED = frozenset({"universal", "majority", "existential"})
 _STRENGTH = {"existential": 0, "majority": 1, "universal": 2}
+_GRADED = frozenset(_STRENGTH)
 _FRAME = re.compile(
     rf"\s*(?:according\s+to\s+the\s+{SOURCE_NOUN}\s*,?|(?:the|this)\s+{SOURCE_NOUN}(?:\s+also)?\s+"
     r"(?:states?|says|mentions|notes|describes|discusses|reports|explains|indicates|highlights|suggests"

@@ -171,11 +171,10 @@ def _before(text: str, start: int, end: int | None, clause: int) -> Hedge:
         if m is None:
             continue
         head = m.group(0).split()[-1].lower()
-        if head in _LOOSE and (_PHRASAL.search(text, 0, m.start()) or _follows(_DURATION, text, end)):
+        if head in _LOOSE and (_PHRASAL.search(text, clause, m.start()) or _follows(_DURATION, text, end)):
             return EXACT
-        if mode in "<>" and _NEGATION.search(text, clause, m.start()):
-            return EXACT
-        if mode not in "<>" and _NEGATION.search(text, max(clause, m.start() - 4), m.start()):
+        # A bound is undone by a negation anywhere before it in its clause, an approximation by "not".
+        if _NEGATION.search(text, clause if mode in "<>" else max(clause, m.start() - 4), m.start()):
             return EXACT
         core = " ".join(m.group(0).lower().split()[-2:])
         loose = (head in _LOOSE and not core.startswith("not")) or core == "up to" or head == "exceeding"
