@@ -446,6 +446,43 @@ def test_a_name_of_another_kind_in_the_same_role_is_no_fix() -> None:
     assert result.label is not Judgement.SUPPORT
 
 
+@pytest.mark.parametrize(
+    ("claim", "window", "fixed"),
+    [
+        # HaluEval `train`: "based in Roseau, USA" was true but said at another level than the claim
+        (
+            "Polaris is based in Michigan, USA.",
+            "Polaris is based in Roseau, Minnesota, USA.",
+            "Polaris is based in Minnesota, USA.",
+        ),
+        (
+            "The company is headquartered in Ohio.",
+            "The company is headquartered in Austin, Texas.",
+            "The company is headquartered in Texas.",
+        ),
+        # a town for a town, as before
+        (
+            "The company is headquartered in Dallas.",
+            "The company is headquartered in Austin, Texas.",
+            "The company is headquartered in Austin.",
+        ),
+    ],
+)
+def test_a_region_is_fixed_with_the_region_the_window_places_its_town_in(
+    claim: str, window: str, fixed: str
+) -> None:
+    result = _judge(claim, window)
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == fixed
+
+
+def test_a_region_the_window_places_its_town_in_is_found() -> None:
+    result = _judge(
+        "The company is headquartered in Texas.", "The company is headquartered in Austin, Texas."
+    )
+    assert result.label is Judgement.SUPPORT
+
+
 def test_a_negation_is_dropped_only_when_the_window_speaks_of_the_claims_subject() -> None:
     window = (
         "Adam Clayton Powell is a 1989 documentary film about the civil rights leader. The Saimaa "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.backends.test_checker import _apply, _judge
 from workers.messages import Judgement
 
@@ -38,7 +40,7 @@ def test_a_figure_the_windows_bound_excludes_takes_the_bare_value_not_a_second_h
     assert result.label is Judgement.CONTRADICT
     assert _apply(claim, result) == "The festival drew 12,500 people in 2019."
     for claim, window, fixed in [
-        ("As many as 300 people were evacuated.", "More than 400 people were evacuated.", "As many as 400"),
+        ("In all, 300 people were evacuated.", "More than 400 people were evacuated.", "In all, 400"),
         ("The penalty is limited to $1,000.", "The penalty is up to $2,500.", "limited to $2,500"),
         (
             "The fund was launched over 10 years ago.",
@@ -221,3 +223,167 @@ def test_almost_all_is_written_whole() -> None:
     result = _judge(claim, "Almost all patients recovered within a week.")
     assert result.label is Judgement.CONTRADICT
     assert _apply(claim, result) == "Almost all patients recovered within a week."
+
+
+# ---- ranges, symbols and intensified quantifiers (tenth session; the reviewer's probes) ----------
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        ("The plant employs from 5,000 to 6,000 workers.", "The plant employs 5,500 workers."),
+        ("The plant employs 5,000 to 6,000 workers.", "The plant employs 7,500 workers."),
+        ("The fee is 2% to 3% of the loan.", "The fee is 1% of the loan."),
+        ("The hospital has 5 to 6 hundred beds.", "The hospital has 900 beds."),
+    ],
+)
+def test_a_range_against_a_single_figure_is_never_fixed_end_by_end(claim: str, window: str) -> None:
+    result = _judge(claim, window)
+    assert result.fixes == (), _apply(claim, result)
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "fixed"),
+    [
+        (
+            "The sentence ranges from 5 to 10 years.",
+            "The sentence ranges from 2 to 4 years.",
+            "from 2 to 4 years",
+        ),
+        (
+            "The fund holds 5 to 6 million shares.",
+            "The fund holds between 4 million and 6 million shares.",
+            "holds 4 to 6 million shares",
+        ),
+        # a change is two figures, corrected as before
+        ("Rates rose from 4% to 5% in 2023.", "Rates rose from 4% to 6% in 2023.", "from 4% to 6%"),
+        ("Unemployment edged from 4.1% to 4.3%.", "Unemployment edged up from 4.0% to 4.3%.", "from 4.0% to"),
+        (
+            "The committee voted 3 to 9 against the proposal.",
+            "The committee rejected the proposal with 9 votes against and 4 in favour.",
+            "voted 4 to 9",  # 3 for, 9 against: the 4 in favour is the fix
+        ),
+    ],
+)
+def test_the_same_ends_of_two_ranges_and_the_figures_of_a_change_are_fixed(
+    claim: str, window: str, fixed: str
+) -> None:
+    result = _judge(claim, window)
+    assert result.label is Judgement.CONTRADICT
+    assert fixed in _apply(claim, result)
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "kept"),
+    [
+        ("The result was significant (p<0.01).", "The result was significant (p = 0.03).", "(p<0.01)"),
+        ("Patients with BMI≥30 were excluded.", "Patients with a BMI of 27 were excluded.", "BMI≥30"),
+    ],
+)
+def test_a_bound_in_symbols_is_never_fixed_into_a_bare_figure(claim: str, window: str, kept: str) -> None:
+    result = _judge(claim, window)
+    assert result.fixes == () and kept in _apply(claim, result)
+
+
+def test_a_comparison_in_symbols_keeps_its_symbol() -> None:
+    claim = "30-day mortality was 2% < 4% in the control arm."
+    result = _judge(claim, "30-day mortality was 2% versus 5% in the control arm.")
+    assert _apply(claim, result) == "30-day mortality was 2% < 5% in the control arm."
+
+
+def test_few_after_a_so_that_joins_clauses_is_fixed_in_lower_case() -> None:
+    claim = "Doctors left, so few clinics remained open."
+    result = _judge(claim, "Most clinics remained open.")
+    assert _apply(claim, result) == "Doctors left, so most clinics remained open."
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "fixed"),
+    [
+        ("Very few patients recovered after treatment.", "Most patients recovered after treatment.", None),
+        ("So few patients recovered that the trial was stopped.", "Most patients recovered.", ()),
+        ("Not all patients recovered after treatment.", "Most patients recovered after treatment.", ()),
+        # "not ... all" is "not all": true of "most", so neither its "not" nor its "all" is fixed
+        ("The drug does not work in all patients.", "The drug works in most patients.", ()),
+        ("The drug doesn't work in all patients.", "The drug works in most patients.", ()),
+        (
+            "The court has never held that all such clauses are void.",
+            "The court has held that most such clauses are void.",
+            (),
+        ),
+    ],
+)
+def test_an_intensified_or_negated_quantifier_is_written_whole_or_not_at_all(
+    claim: str, window: str, fixed: tuple[()] | None
+) -> None:
+    result = _judge(claim, window)
+    if fixed is None:
+        assert _apply(claim, result) == "Most patients recovered after treatment."
+    else:
+        assert result.fixes == fixed, _apply(claim, result)
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # one end found at the other end of the window's range, the other fixed: "12 to 12"
+        ("Participants were aged 12 to 17.", "Participants were aged 6 to 12."),
+        ("The committee has 7 to 9 members.", "The committee has between 9 and 11 members."),
+        ("The dose is 20 to 40 mg daily.", "The dose is 10 to 20 mg daily."),
+    ],
+)
+def test_a_fix_never_leaves_a_range_out_of_order(claim: str, window: str) -> None:
+    result = _judge(claim, window)
+    assert result.fixes == (), _apply(claim, result)
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "fixed"),
+    [
+        (
+            "The fund holds between 5 and 6 million shares.",
+            "The fund holds between 4 million and 6 million shares.",
+            "between 4 and 6 million",
+        ),
+        ("Tickets cost £5–£10.", "Tickets cost £5–£15.", "£5–£15"),
+        (
+            "The recommended dose is 2 mg to 4 mg daily.",
+            "The recommended dose is 2 to 6 mg daily.",
+            "2 mg to 6 mg",
+        ),
+        # an adjective far from the figures is no change: the range is read on both sides
+        ("The updated guideline recommends 2 to 4 mg.", "The guideline recommends 2 to 6 mg.", "2 to 6 mg"),
+        (
+            "The company employs 5,000 to 7,000 people.",
+            "Sales increased 10% in 2022, and the company employed 5,000 to 6,000 people.",
+            "5,000 to 6,000",
+        ),
+    ],
+)
+def test_ranges_written_otherwise_are_fixed_end_by_end(claim: str, window: str, fixed: str) -> None:
+    assert fixed in _apply(claim, _judge(claim, window))
+
+
+def test_an_adverb_quantifier_is_never_a_determiners_fix() -> None:
+    claim = "The drug is not always effective, and all patients need monitoring."
+    result = _judge(claim, "The drug is usually effective, and most patients need monitoring.")
+    assert "usually patients" not in _apply(claim, result)
+
+
+def test_both_ends_of_a_range_are_fixed_together() -> None:
+    claim = "The board has 4–5 members."
+    assert _apply(claim, _judge(claim, "The board has 3–6 members.")) == "The board has 3–6 members."
+    claim = "The sentence ranges from 5 to 10 years."
+    assert _apply(claim, _judge(claim, "The sentence ranges from 5 to 12 years.")).endswith("5 to 12 years.")
+
+
+def test_every_is_never_made_a_quantifier_of_another_number() -> None:
+    for claim, window in [
+        (
+            "The test is accurate, and every result is reviewed.",
+            "The test is accurate, and most results are reviewed.",
+        ),
+        ("Most results are reviewed.", "Every result is reviewed."),
+    ]:
+        result = _judge(claim, window)
+        assert result.fixes == () and result.label is not Judgement.SUPPORT, _apply(claim, result)

@@ -110,7 +110,7 @@ def test_a_bound_written_after_the_figure_and_a_range_are_read() -> None:
     assert _hedge("people aged 65 and over") == Hedge(">", "", elsewhere=True)
     assert _hedge("drew 50 people and more importantly") is EXACT
     between = [s.figure.hedge.mode for s in extract_slots("between 5,000 and 6,000 people") if s.figure]
-    assert between == ["r", "r"]
+    assert between == ["[", "]"]
 
 
 def test_a_bound_is_found_only_at_its_value_broken_outside_it_and_open_inside() -> None:
@@ -170,6 +170,109 @@ def test_a_range_is_found_at_an_end_and_otherwise_open() -> None:
     low = next(s for s in extract_slots("between 5,000 and 6,000 people") if s.figure)
     assert values_match(low, _figure("5,000 people"))
     assert left_open(low, _figure("7,000 people"))
+
+
+def _modes(text: str) -> list[str]:
+    return [s.figure.hedge.mode for s in extract_slots(text) if s.figure]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The plant employs 5,000 to 6,000 workers.",
+        "The plant employs from 5,000 to 6,000 workers.",
+        "The plant employs 5,000–6,000 workers.",
+        "The fee is 2% to 3% of the loan.",
+        "Adults aged 18 to 65 may apply.",
+        "It has from 500,000 to 1 million users.",
+    ],
+)
+def test_a_span_of_figures_is_a_range_with_a_low_and_a_high_end(text: str) -> None:
+    assert _modes(text) == ["[", "]"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rates rose from 4% to 5% in 2023.",  # a change: two facts
+        "The bank cut rates 5% to 4%.",
+        "Revenue grew 4% to $5bn.",  # a percentage and a sum
+        "The court ruled 5 to 4.",  # a vote, the larger first
+        "The committee voted 3 to 9 against the proposal.",  # a tally, the smaller first
+        "The Celtics lost 98 to 104 to the Heat.",
+        "The odds of relapse were 1 to 5.",
+        "Premiums rose sharply over the past decade from $5,000 to $7,000.",  # the change far back
+        "Unemployment edged from 4.1% to 4.3%.",
+        "Shares added 3% to 450 pence.",  # a percentage, then a plain figure
+    ],
+)
+def test_a_change_a_vote_or_two_kinds_of_figure_are_no_range(text: str) -> None:
+    assert _modes(text) == ["(", ")"]  # two facts, each read exactly
+
+
+def test_the_low_end_of_a_range_counts_in_the_high_ends_scale() -> None:
+    low = next(s for s in extract_slots("The fund holds 5 to 6 million shares.") if s.figure)
+    assert low.figure is not None and low.figure.number == 5e6
+    assert values_match(low, next(s for s in extract_slots("between 5 million and 7 million") if s.figure))
+    low = next(s for s in extract_slots("from 500,000 to 1 million users") if s.figure)
+    assert low.figure is not None and low.figure.number == 500_000
+
+
+def test_the_same_end_of_two_ranges_is_read_exactly_and_a_plain_figure_only_found() -> None:
+    low, high = (s for s in extract_slots("The term is 5 to 10 years.") if s.figure)
+    other_low, other_high = (s for s in extract_slots("The term is 2 to 10 years.") if s.figure)
+    assert not values_match(low, other_low) and not left_open(low, other_low)
+    assert values_match(high, other_high)
+    assert values_match(low, other_high) is None or left_open(low, other_high)
+    assert left_open(low, _figure("The term is 7 years."))
+    assert left_open(high, _figure("The term is 12 years."))
+
+
+@pytest.mark.parametrize(
+    ("text", "mode", "words"),
+    [
+        ("The fund returned <5% last year.", "<", "<"),
+        ("Patients aged ≥65 are eligible.", ">", "≥"),
+        ("Patients aged >= 65 are eligible.", ">", ">= "),
+        ("It enrolled in the region of 3,000 patients.", "~", "in the region of "),
+        ("a score greater than or equal to 7", ">", "greater than or equal to "),
+    ],
+)
+def test_more_hedge_words_and_symbols_are_read(text: str, mode: str, words: str) -> None:
+    assert (_hedge(text).mode, _hedge(text).words) == (mode, words)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The target moved -> 5 million.",  # an arrow
+        "30-day mortality was 2% < 4% in the control arm.",  # a comparison of two figures
+        "Events were 12 in arm A > 9 in arm B.",
+        "As many as 40 people were injured.",  # in a report, the peak: read as said
+        "The mine is north of 60 degrees latitude.",
+    ],
+)
+def test_an_arrow_a_comparison_or_a_peak_hedges_nothing(text: str) -> None:
+    last = [s.figure for s in extract_slots(text) if s.figure][-1]
+    assert last.hedge is EXACT
+
+
+def test_a_bound_in_symbols_is_loose_its_fix_would_have_to_write_words() -> None:
+    assert _hedge("The result was significant (p<0.01).").loose
+    assert _hedge("Patients with BMI≥30 were excluded.").loose
+
+
+def test_a_quantifier_is_read_with_its_intensifier_and_not_after_not() -> None:
+    assert [(s.value, s.text) for s in quantifiers("Very few patients recovered.")] == [
+        ("existential", "Very few")
+    ]
+    assert quantifiers("Not all patients recovered.") == []
+    assert quantifiers("Not every branch reopened.") == []
+    # "so few ... that", "too few ... to", and "so" joining two clauses: no quantifier to write or copy
+    assert quantifiers("So few patients recovered that the trial was stopped.") == []
+    # ... but a "so" joining two clauses leaves "few" the quantifier
+    assert [s.text for s in quantifiers("Doctors left, so few clinics remained open.")] == ["few"]
+    assert quantifiers("Too few patients enrolled to assess efficacy.") == []
 
 
 def test_two_bounds_of_one_direction_are_read_exactly_two_categories_not_one_value() -> None:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.stages.kinds import head, names_another, same_kind
+from workers.stages.kinds import head, names_another, region_of, same_kind
 
 
 @pytest.mark.parametrize(
@@ -87,3 +87,77 @@ def test_a_nationality_is_no_fix_for_one_it_may_contain() -> None:
 )
 def test_a_name_inside_a_longer_one_may_name_something_else(a: str, b: str, another: bool) -> None:
     assert names_another(a, b) is another and names_another(b, a) is another
+
+
+@pytest.mark.parametrize(
+    ("claim", "claimed", "window", "town", "region"),
+    [
+        (
+            "It is based in Michigan.",
+            "Michigan",
+            "Polaris is based in Roseau, Minnesota, USA.",
+            "Roseau",
+            "Minnesota",
+        ),
+        (
+            "He studied in Rhode Island.",
+            "Rhode Island",
+            "He studied in Eastham, Massachusetts.",
+            "Eastham",
+            "Massachusetts",
+        ),
+        (
+            "It is in Ontario.",
+            "Ontario",
+            "The clinic is in Vancouver, British Columbia.",
+            "Vancouver",
+            "British Columbia",
+        ),
+        ("It opened in Ohio.", "Ohio", "It opened in Carmel, Hamilton County, Indiana.", "Carmel", "Indiana"),
+        ("It is based in Detroit.", "Detroit", "Polaris is based in Roseau, Minnesota, USA.", "Roseau", None),
+        (
+            "It is based in Michigan.",
+            "Michigan",
+            "Polaris is based in Roseau and sells in Minnesota.",
+            "Roseau",
+            None,
+        ),
+        (
+            "It is based in Michigan.",
+            "Michigan",
+            "Polaris is based in Roseau, a town near the border.",
+            "Roseau",
+            None,
+        ),
+        # a list, a possessive, the capital district, a person
+        ("It opened in Michigan.", "Michigan", "It opened in Toledo, Kansas City and Omaha.", "Toledo", None),
+        (
+            "It has offices in Texas.",
+            "Texas",
+            "It has offices in Boston, New York and Chicago.",
+            "Boston",
+            None,
+        ),
+        (
+            "He was born in Virginia.",
+            "Virginia",
+            "He was born in Georgetown, Washington, D.C.",
+            "Georgetown",
+            None,
+        ),
+        (
+            "It was signed by Washington.",
+            "Washington",
+            "It was signed by Adams, Virginia's delegate.",
+            "Adams",
+            None,
+        ),
+        ("It was signed in Virginia.", "Virginia", "It was signed by Adams, Ohio's delegate.", "Adams", None),
+    ],
+)
+def test_a_claimed_region_is_fixed_with_the_region_the_window_places_the_town_in(
+    claim: str, claimed: str, window: str, town: str, region: str | None
+) -> None:
+    value = (claim.index(claimed), claim.index(claimed) + len(claimed))
+    place = (window.index(town), window.index(town) + len(town))
+    assert region_of(claim, value, window, place) == region

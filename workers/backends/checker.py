@@ -37,12 +37,14 @@ from dataclasses import dataclass, replace
 
 from workers.backends.negation import negation_differs, polarity_conflicts, same_case, scoped, stems
 from workers.backends.shapes import Conflict, charge_conflicts, nationality_conflicts, role_conflicts
+from workers.backends.spans import whole_spans
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
 from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
 from workers.stages.guises import counted_alone, counts_alike, loosened, unpaired_if_counted_apart
 from workers.stages.hedges import rewritten
+from workers.stages.kinds import region_of
 from workers.stages.render import render_like
 from workers.stages.roles import holder_named
 from workers.stages.slots import (
@@ -62,6 +64,8 @@ _CONTESTED = 0.5
 _CLEAR = 0.25
 _STRENGTH = {"existential": 0, "majority": 1, "universal": 2}
 _GRADED = frozenset(_STRENGTH)
+_ADVERBS = frozenset({"always", "usually", "mostly", "sometimes"})
+_ONE = frozenset({"every", "each"})  # take a singular noun
 _FRAME = re.compile(
     rf"\s*(?:according\s+to\s+the\s+{SOURCE_NOUN}\s*,?|(?:the|this)\s+{SOURCE_NOUN}(?:\s+also)?\s+"
     r"(?:states?|says|mentions|notes|describes|discusses|reports|explains|indicates|highlights|suggests"
@@ -168,14 +172,15 @@ class OfflineChecker:
         locked: frozenset[int],
         roles: bool,
     ) -> list[Conflict]:
-        found = [
-            _value_conflict(p, claim.text)
+        broken = [
+            p
             for p in pairs
             if p.slot.start not in locked
             and self._credible(p, overlap)
             and counts_alike(p, claim, ev)
             and not counted_alone(p, ev)
         ]
+        found = [_value_conflict(p, claim.text, ev.text) for p in whole_spans(broken, pairs, claim, ev)]
         shared = _shared(claim, stems(ev, segment))
         if covered(claim.context(), stems(ev, segment)) >= self._min_support and not self._agrees_elsewhere(
             claim, ev
@@ -359,11 +364,15 @@ def _contradiction(conflicts: list[Conflict], window: Evidence, overlap: float, 
     return _Reading(Judgement.CONTRADICT, reason, window, overlap, confidence, fixes, strength)
 
 
-def _value_conflict(pair: Pair, text: str) -> Conflict:
+def _value_conflict(pair: Pair, text: str, window: str) -> Conflict:
     assert pair.other is not None
     slot, other = pair.slot, pair.other
     label = "date" if slot.kind in (SlotKind.DATE, SlotKind.YEAR) else slot.kind.value
     back, right, said = 0, render_like(slot, other), other.text
+    where = (slot.start, slot.end), (other.start, other.end)
+    region = region_of(text, where[0], window, where[1]) if slot.kind is SlotKind.ENTITY else None
+    if region and region.lower() != slot.text.lower():
+        right = said = region  # "based in Michigan" against "Roseau, Minnesota": the claim's level
     if slot.figure is not None and other.figure is not None:
         # A bound or an approximation is fixed with its hedge: "Over 12,000" -> "11,000".
         begins = _opens_sentence(text, slot.start - len(slot.figure.hedge.words))
@@ -384,14 +393,27 @@ def _quantifier_conflicts(
 ) -> list[Conflict]:
     mine = [s for s in scoped(claim, (0, len(claim.text)), shared, negations=False) if s.value in _GRADED]
     theirs = [s for s in scoped(ev, segment, shared, negations=False) if s.value in _GRADED]
+    # An adverb ("always", "usually") for an adverb, a determiner ("all", "most") for a determiner:
+    # "all patients" is never made "usually patients".
+    theirs = [s for s in theirs if mine and _adverb(s) == _adverb(mine[0])]
     if not mine or not theirs or {s.value for s in theirs} & {mine[0].value}:
         return []
     slot, other = mine[0], theirs[0]
     if _weaker(claim, slot, other):
         why = f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: weaker, not stated as such"
         return [Conflict(why, 0.0, unstated=True)]
+    if (slot.text.lower() in _ONE) != (other.text.lower() in _ONE):
+        # "every result is reviewed" is not made "most result is reviewed": the noun's number would change
+        why = (
+            f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: not written over a noun's number"
+        )
+        return [Conflict(why, 0.0, unstated=True)]
     fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
     return [Conflict(f"quantifier {slot.text!r} in claim, {other.text!r} in evidence", 0.6, (fix,))]
+
+
+def _adverb(slot: Slot) -> bool:
+    return slot.text.split()[-1].lower() in _ADVERBS
 
 
 def _weaker(claim: Parsed, mine: Slot, theirs: Slot) -> bool:
@@ -399,7 +421,7 @@ def _weaker(claim: Parsed, mine: Slot, theirs: Slot) -> bool:
     recovered") is true only where the rest says the same, and "some" often means "not all" ("Some
     but not all approved"): not what the window states, and never made "All". "few" says "not many"
     and is never weaker; "a few" is."""
-    few = mine.text.lower() == "few" and not claim.text[: mine.start].lower().endswith("a ")
+    few = mine.text.lower().endswith("few") and not claim.text[: mine.start].lower().endswith("a ")
     return not few and _STRENGTH[mine.value] < _STRENGTH[theirs.value]
 
 

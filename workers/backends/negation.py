@@ -43,8 +43,11 @@ _CLAUSE_BREAK = re.compile(
 )
 # How many content words after a negation it may govern.
 _SCOPE = 3
-# "not all", "not every": true of some, so never the negation of "all".
-_UNIVERSAL = re.compile(r"\s+(?:all|every|everyone|everything|always|both|each)\b", re.IGNORECASE)
+# "not all", "not every", "does not work in all": true of some, so never the negation of "all".
+_UNIVERSAL = re.compile(
+    r"(?:\s+(?!(?:and|or|but)\b)[\w'’-]+){0,3}?\s+(?:all|every|everyone|everything|always|both|each)\b",
+    re.IGNORECASE,
+)
 # Words that point back or frame a sentence, not its subject: "The first is not ...", "Additionally, ...".
 _POINTERS = frozenset(
     stem(w)

@@ -320,8 +320,19 @@ def _same_noun(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
     """Bare counts compare only when they count the same thing: "1,200 patients" is not "40 sites"."""
     if slot.kind is not SlotKind.FIGURE:
         return True
+    # The first figure of a span counts what follows the second ("1 to 2 years", "12 to 24 months").
+    slot, other = _counted_at(claim, slot), _counted_at(ev, other)
     mine, theirs = claim.noun_after(slot), ev.noun_after(other)
     return mine is None or theirs is None or terms_match(mine, theirs)
+
+
+def _counted_at(read: Parsed, slot: Slot) -> Slot:
+    """The slot whose noun a figure counts: the second figure of its span for the first."""
+    if slot.figure is None or slot.figure.hedge.mode not in "[(":
+        return slot
+    values = list(read.values)
+    later = values[values.index(slot) + 1 :] if slot in values else []
+    return next((s for s in later if s.figure is not None), slot)
 
 
 def _bound(their_key: Slot | None, paired_key: Slot | None, my_key: Slot) -> bool:

@@ -26,13 +26,16 @@ Usage::
     same_kind("Paris", "Lyon")                         # True: neither says its kind
     same_kind("Hans-Dieter Flick", "Germany")          # False: a country
     same_kind("British", "Scottish")                   # False: both may hold
+    region_of("based in Michigan", (9, 17), "based in Roseau, Minnesota", (9, 15))  # "Minnesota"
 """
 
 from __future__ import annotations
 
+import re
+
 from workers.stages._text import wordset
 
-__all__ = ["head", "names_another", "nested_nationalities", "same_kind"]
+__all__ = ["head", "names_another", "nested_nationalities", "region_of", "same_kind"]
 
 # Words that name a kind of administrative area, institution, event or body when they end a name (or
 # come before its "of"). Left out on purpose: words that are common surnames or parts of place names
@@ -168,3 +171,47 @@ def same_kind(a: str, b: str) -> bool:
     if {ha, hb} == {"nationality", None}:
         return len((b if hb is None else a).split()) == 1
     return ha == hb and not (ha == "nationality" and nested_nationalities(a, b))
+
+
+# First-level divisions a "City, Region" apposition names: US states, Canadian provinces, Australian
+# states. Each a whole name, lower-case.
+_REGIONS = (
+    "alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut", "delaware",
+    "florida", "georgia", "hawaii", "idaho", "illinois", "indiana", "iowa", "kansas", "kentucky",
+    "louisiana", "maine", "maryland", "massachusetts", "michigan", "minnesota", "mississippi",
+    "missouri", "montana", "nebraska", "nevada", "new hampshire", "new jersey", "new mexico",
+    "new york", "north carolina", "north dakota", "ohio", "oklahoma", "oregon", "pennsylvania",
+    "rhode island", "south carolina", "south dakota", "tennessee", "texas", "utah", "vermont",
+    "virginia", "washington", "west virginia", "wisconsin", "wyoming",
+    "alberta", "british columbia", "manitoba", "new brunswick", "newfoundland and labrador",
+    "nova scotia", "ontario", "prince edward island", "quebec", "saskatchewan",
+    "new south wales", "queensland", "south australia", "tasmania", "victoria", "western australia",
+)  # fmt: skip
+_REGION_WORDS = sorted((r.replace(" ", r"\s+") for r in _REGIONS), key=len, reverse=True)
+# "Roseau, Minnesota", "Carmel, Hamilton County, Indiana": the region a place is said to be in; not
+# one of a list ("Toledo, Kansas City and Omaha", "Boston, New York and Chicago"), a possessive
+# ("Adams, Virginia's delegate") or "Washington, D.C.".
+_APPOSED = re.compile(r",\s+(?:(?:[A-Z][\w.'-]*\s+){1,3}(?:County|Parish),\s+)?")
+_REGION_AFTER = re.compile(
+    r"(?:" + "|".join(_REGION_WORDS) + r")\b(?!['’]s|\s+[A-Z]|,\s*(?:D\.?C\.?|[A-Z][\w.'-]*\s+(?:and|or)\b)"
+    r"|\s+(?:and|or)\s+[A-Z])",
+    re.IGNORECASE,
+)
+# The place is where something is: "born in", "based in", "located at".
+_LOCATIVE = re.compile(r"\b(?:in|at|near|outside|from)\s+(?:the\s+)?\Z", re.IGNORECASE)
+
+
+def region_of(claim: str, value: tuple[int, int], window: str, place: tuple[int, int]) -> str | None:
+    """The region the window places a rival place in, where the claim names a region instead: "based
+    in Michigan" against "based in Roseau, Minnesota" is fixed with "Minnesota", a value of the
+    claim's level, not "Roseau". None where the claim's value (`claim[value[0]:value[1]]`) is no
+    region, either name is no place ("signed by Washington"; a place follows "in", "at", "from"...),
+    or the window says no region right after its place (`window[place[0]:place[1]]`)."""
+    claimed = " ".join(claim[value[0] : value[1]].lower().split())
+    if claimed not in _REGIONS or not _LOCATIVE.search(claim, 0, value[0]):
+        return None
+    if not _LOCATIVE.search(window, 0, place[0]):
+        return None
+    apposed = _APPOSED.match(window, place[1])
+    region = _REGION_AFTER.match(window, apposed.end()) if apposed else None
+    return region.group(0) if region and region.group(0)[:1].isupper() else None

@@ -20,6 +20,18 @@ __all__ = ["negations", "polarity", "quantifiers"]
 
 _NEGATION = re.compile(r"\b(?:not|never|no|without|cannot|nor)\b|(?<=\w)n['’]t\b", re.IGNORECASE)
 _NOT_ONLY = re.compile(r"\bnot\s+only\b", re.IGNORECASE)
+# "Not all patients recovered", "does not work in all patients": some did not. The "all" is the
+# negation's (`backends.negation` reads "not all" as a doubt), never a quantifier a fix could make
+# "Not Most" or "does not work in most".
+_NOT_ALL = re.compile(
+    r"(?:\b(?:not|never|no|nobody|neither)|(?<=\w)n['’]t)(?:\s+(?!(?:and|or|but)\b)[\w'’-]+){0,3}?\s+(?:all|every|always)\b",
+    re.IGNORECASE,
+)
+# "very few" is one quantifier: a fix writes it whole ("Most", never "Very Most"). "so few ... that"
+# and "too few ... to" say what followed: no quantifier a fix could write or copy. A "so" that joins
+# two clauses (", so few clinics remained open") leaves "few" the quantifier.
+_INTENSIFIER = re.compile(r"\b(?:very|extremely|relatively|comparatively|fairly)\s+\Z", re.IGNORECASE)
+_SO_FEW = re.compile(r"(?<![,;]\s)(?<!\band\s)(?<!\bbut\s)\b(?:so|too)\s+\Z", re.IGNORECASE)
 _QUANTIFIERS = {
     **dict.fromkeys(["all", "every", "each", "always"], "universal"),
     **dict.fromkeys(["most", "usually", "mostly"], "majority"),
@@ -49,20 +61,27 @@ def negations(text: str) -> list[Slot]:
 
 
 def quantifiers(text: str) -> list[Slot]:
-    skip = [range(m.start(), m.end()) for m in _NOT_ONLY.finditer(text)]
+    skip = [range(m.start(), m.end()) for m in (*_NOT_ONLY.finditer(text), *_NOT_ALL.finditer(text))]
     return [
         _quantifier(text, m)
         for m in _QUANTIFIER.finditer(text)
-        if not any(m.start() in r for r in skip) and not _approximates(text, m)
+        if not any(m.start() in r for r in skip) and not _approximates(text, m) and not _so_few(text, m)
     ]
 
 
 def _quantifier(text: str, m: re.Match[str]) -> Slot:
-    """The quantifier's slot; "almost all" is one, read as most (a fix writes it whole)."""
+    """The quantifier's slot; "almost all" is one, read as most, and "very few" one, read as few (a
+    fix writes each whole)."""
     value = _QUANTIFIERS[m.group(0).lower()]
     almost = _ALMOST.search(text, 0, m.start()) if value == "universal" else None
-    start = almost.start() if almost else m.start()
+    very = _INTENSIFIER.search(text, 0, m.start()) if m.group(0).lower() == "few" else None
+    opener = almost or very
+    start = opener.start() if opener else m.start()
     return Slot(SlotKind.QUANTIFIER, "majority" if almost else value, start, m.end(), text[start : m.end()])
+
+
+def _so_few(text: str, m: re.Match[str]) -> bool:
+    return m.group(0).lower() == "few" and _SO_FEW.search(text, 0, m.start()) is not None
 
 
 def _approximates(text: str, m: re.Match[str]) -> bool:

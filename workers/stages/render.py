@@ -25,8 +25,9 @@ def render_like(claim: Slot, evidence: Slot) -> str:
         return text.capitalize() if claim.figure.spelled and claim.text[:1].isupper() else text
     if claim.when is not None and evidence.when is not None:
         return _render_when(claim.when, evidence.when) or evidence.text
-    if claim.kind is SlotKind.QUANTIFIER and claim.text[:1].isupper():
-        return evidence.text[:1].upper() + evidence.text[1:]
+    if claim.kind is SlotKind.QUANTIFIER:  # "so few clinics" against "Most clinics": "so most"
+        first = evidence.text[:1].upper() if claim.text[:1].isupper() else evidence.text[:1].lower()
+        return first + evidence.text[1:]
     return evidence.text
 
 

@@ -231,6 +231,7 @@ def _figure_slot(text: str, m: re.Match[str]) -> Slot | None:
     scale = SCALES.get(scale_word.lower(), 1.0) if scale_word else 1.0
     decimals = len(num.partition(".")[2])
     hedge = hedge_before(text, m.start(), m.end())
+    scale = hedge.scale if scale == 1.0 else scale  # "5 to 6 million": the low end's millions
     figure = Figure(value * scale, unit, decimals, scale, pre, scale_raw + unit_raw, "," in num, hedge=hedge)
     kind = SlotKind.PERCENT if unit == "%" else SlotKind.FIGURE
     return Slot(kind, _figure_value(figure), m.start(), m.end(), m.group(0), figure=figure)
@@ -358,6 +359,8 @@ def _figures_match(a: Figure, b: Figure) -> bool | None:
     if not isinstance(based, tuple):
         return based
     va, step_a, vb, step_b = based
+    if {a.hedge.mode, b.hedge.mode} in ({"[", "]"}, {"(", ")"}, {"[", ")"}, {"(", "]"}):
+        return None  # the first figure of one span is no value for the second of another
     if a.hedge.mode != "=" or b.hedge.mode != "=":
         return bool(_hedged(a, b, based))
     return abs(va - vb) <= max(step_a, step_b) / 2 + 1e-9 * max(abs(va), abs(vb), 1.0)
@@ -398,7 +401,7 @@ def left_open(a: Slot, b: Slot) -> bool:
 
 def hedged(slot: Slot) -> bool:
     """Whether a figure is hedged ("about", "over", a range): a range, not a point."""
-    return slot.figure is not None and slot.figure.hedge.mode != "="
+    return slot.figure is not None and slot.figure.hedge.mode not in "=()"
 
 
 def same_unit(a: Slot, b: Slot) -> bool:
