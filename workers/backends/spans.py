@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 
-from workers.stages.align import Pair, Parsed
+from workers.stages.align import Pair, Parsed, next_figure
 from workers.stages.hedges import unread_second
 from workers.stages.slots import Slot
 
@@ -65,10 +65,8 @@ def _hyphen_whole(slot: Slot, other: Slot | None, claim: Parsed, ev: Parsed) -> 
 
 
 def _second_of(read: Parsed, slot: Slot) -> float | None:
-    values = list(read.values)
-    later = values[values.index(slot) + 1 :] if slot in values else []
-    nxt = next((s for s in later if s.figure is not None), None)
-    return nxt.figure.number if nxt is not None and nxt.figure is not None else None
+    second = next_figure(read, slot)
+    return second.figure.number if second is not None and second.figure is not None else None
 
 
 def _one_span(first: Slot | None, second: Slot | None, ev: Parsed) -> bool:

@@ -26,7 +26,17 @@ from workers.stages.kinds import same_kind
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
 from workers.stages.terms import Term, content_terms, stem, terms_match
 
-__all__ = ["DIRECTION", "KEYS", "UP", "Pair", "Parsed", "covered", "is_comparative", "pair_slots"]
+__all__ = [
+    "DIRECTION",
+    "KEYS",
+    "UP",
+    "Pair",
+    "Parsed",
+    "covered",
+    "is_comparative",
+    "next_figure",
+    "pair_slots",
+]
 
 _VALUES = frozenset({SlotKind.FIGURE, SlotKind.PERCENT, SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
 KEYS = frozenset({SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
@@ -330,9 +340,14 @@ def _counted_at(read: Parsed, slot: Slot) -> Slot:
     """The slot whose noun a figure counts: the second figure of its span for the first."""
     if slot.figure is None or slot.figure.hedge.mode not in "[(":
         return slot
+    return next_figure(read, slot) or slot
+
+
+def next_figure(read: Parsed, slot: Slot) -> Slot | None:
+    """The figure after `slot` among the text's values (a span's second figure, for its first)."""
     values = list(read.values)
     later = values[values.index(slot) + 1 :] if slot in values else []
-    return next((s for s in later if s.figure is not None), slot)
+    return next((s for s in later if s.figure is not None), None)
 
 
 def _bound(their_key: Slot | None, paired_key: Slot | None, my_key: Slot) -> bool:

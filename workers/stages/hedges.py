@@ -123,9 +123,9 @@ _AND_HIGH = re.compile(
     r"\s+and\s+(?:(?:US|A|C)?(?=\$))?(?P<cur>[$£€]?)(?P<num>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE
 )
 _RANGE_CLOSE = re.compile(r"\bbetween\s+\S*\d[\d,.]*(?:\s*[a-z%]+)?\s+and\s+\Z", re.IGNORECASE)
-# "5,000 to 6,000", "2%-3%", "$5–6 million", "from 2 to 4 years": a span when the first end is the
-# smaller, in one currency or both percentages; not a score or a ratio ("won 3-2", "a 5-4 ruling",
-# "3 to 1"), nor a change ("rose from 4% to 5%", "cut rates 5% to 4%"), whose ends are two facts.
+# "5,000 to 6,000", "2%-3%", "$5–6 million", "from 2 to 4 years": a span of two figures; a range when
+# the first is the smaller, in one currency or both percentages, and it is no change or tally (below);
+# otherwise two facts ("won 3-2", "a 5-4 ruling", "3 to 1", "rose from 4% to 5%").
 _SCALE = r"(?P<scale>\s?(?:thousand|million|billion|trillion|bn|mn|m|k)\b)?"
 _AMOUNT = r"(?P<cur>[$£€]?)(?P<num>\d[\d,]*(?:\.\d+)?)" + _SCALE
 _TO = r"(?:[ \t]?[-–—][ \t]?|\s+to\s+)"
