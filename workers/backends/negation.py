@@ -20,6 +20,7 @@ import re
 
 from workers.backends.shapes import Conflict
 from workers.messages import SlotFix
+from workers.stages._text import FEW_WORDS
 from workers.stages.align import Parsed
 from workers.stages.slots import Slot, SlotKind, polarity, stem, terms_match
 
@@ -44,10 +45,7 @@ _CLAUSE_BREAK = re.compile(
 # How many content words after a negation it may govern.
 _SCOPE = 3
 # "not all", "not every", "does not work in all": true of some, so never the negation of "all".
-_UNIVERSAL = re.compile(
-    r"(?:\s+(?!(?:and|or|but)\b)[\w'’-]+){0,3}?\s+(?:all|every|everyone|everything|always|both|each)\b",
-    re.IGNORECASE,
-)
+_UNIVERSAL = re.compile(rf"{FEW_WORDS}\s+(?:all|every|everyone|everything|always|both|each)\b", re.IGNORECASE)
 # Words that point back or frame a sentence, not its subject: "The first is not ...", "Additionally, ...".
 _POINTERS = frozenset(
     stem(w)

@@ -35,6 +35,8 @@ __all__ = [
 # What an answer calls the text it summarises ("the passage", "this report"): a sentence framed by it is
 # about the source (`stages.extract`), and its frame is not part of the fact (`backends.checker`).
 SOURCE_NOUN = r"(?:passage|text|article|document|source|report|summary|story|excerpt)"
+# Up to three words of one clause before what follows ("not" ... "all": "does not work in all").
+FEW_WORDS = r"(?:\s+(?!(?:and|or|but)\b)[\w'’-]+){0,3}?"
 
 
 def wordset(text: str) -> frozenset[str]:

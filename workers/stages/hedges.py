@@ -36,6 +36,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from workers.stages.units import SCALES
+
 __all__ = ["APPROX", "EXACT", "Hedge", "HedgeMode", "hedge_before", "relation", "rewritten", "unread_second"]
 
 # "~" about, "-" nearly (about, and below), ">" at least, "<" at most, "[" and "]" the low and high
@@ -126,7 +128,8 @@ _RANGE_CLOSE = re.compile(r"\bbetween\s+\S*\d[\d,.]*(?:\s*[a-z%]+)?\s+and\s+\Z",
 # "5,000 to 6,000", "2%-3%", "$5–6 million", "from 2 to 4 years": a span of two figures; a range when
 # the first is the smaller, in one currency or both percentages, and it is no change or tally (below);
 # otherwise two facts ("won 3-2", "a 5-4 ruling", "3 to 1", "rose from 4% to 5%").
-_SCALE = r"(?P<scale>\s?(?:thousand|million|billion|trillion|bn|mn|m|k)\b)?"
+_SCALE_WORD = r"\s?(?:thousand|million|billion|trillion|bn|mn|m|k)\b"
+_SCALE = rf"(?P<scale>{_SCALE_WORD})?"
 _AMOUNT = r"(?P<cur>[$£€]?)(?P<num>\d[\d,]*(?:\.\d+)?)" + _SCALE
 _TO = r"(?:[ \t]?[-–—][ \t]?|\s+to\s+)"
 _SPAN_HIGH = re.compile(_TO + _AMOUNT + r"(?P<pct>\s?%)?", re.IGNORECASE)
@@ -134,18 +137,8 @@ _SPAN_HIGH = re.compile(_TO + _AMOUNT + r"(?P<pct>\s?%)?", re.IGNORECASE)
 _SPAN_LOW = re.compile(
     r"(?<![\w.,])" + _AMOUNT + r"(?P<pct>\s?%)?(?:[ \t]?[^\W\d_]+\.?)?" + _TO + r"\Z", re.IGNORECASE
 )
-_SCALE_AFTER = re.compile(r"(?P<scale>\s?(?:thousand|million|billion|trillion|bn|mn|m|k)\b)", re.IGNORECASE)
+_SCALE_AFTER = re.compile(rf"(?P<scale>{_SCALE_WORD})", re.IGNORECASE)
 _AMOUNT_AT = re.compile(r"(?:(?:US|A|C)?(?=\$))?" + _AMOUNT + r"(?P<pct>\s?%)?", re.IGNORECASE)
-_SCALES = {
-    "thousand": 1e3,
-    "k": 1e3,
-    "million": 1e6,
-    "mn": 1e6,
-    "m": 1e6,
-    "billion": 1e9,
-    "bn": 1e9,
-    "trillion": 1e12,
-}
 # A change ("rose from 4% to 5%", "cut rates 5% to 4%", "leapt 10% to 40%") or a tally ("voted 3 to 9",
 # "lost 98 to 104", "odds of 1 to 5"): its figures are two facts, not a range. A change word stands
 # within three words before the first figure, or anywhere earlier in the clause where "from" comes
@@ -272,7 +265,7 @@ def _low(here: re.Match[str], high: re.Match[str]) -> Hedge:
     metres = scale == "m" and not (here.group("cur") or high.group("cur"))
     if here.group("scale") or not scale or metres or _amount(here) >= unscaled:
         return _LOW
-    return Hedge("[", scale=_SCALES[scale])
+    return Hedge("[", scale=SCALES[scale])
 
 
 def _ranges(low: re.Match[str], high: re.Match[str], text: str, first: int) -> bool:
@@ -295,7 +288,7 @@ def _ranges(low: re.Match[str], high: re.Match[str], text: str, first: int) -> b
 def _amount(m: re.Match[str]) -> float:
     scale = (m.groupdict().get("scale") or "").strip().lower()
     scale = "" if scale == "m" and not m.group("cur") else scale  # "4 m" is metres
-    return float(m.group("num").replace(",", "")) * _SCALES.get(scale, 1.0)
+    return float(m.group("num").replace(",", "")) * SCALES.get(scale, 1.0)
 
 
 def _clause_start(text: str, start: int) -> int:

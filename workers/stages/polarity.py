@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from workers.stages._text import FEW_WORDS
 from workers.stages.slot_types import Slot, SlotKind
 
 __all__ = ["negations", "polarity", "quantifiers"]
@@ -24,13 +25,14 @@ _NOT_ONLY = re.compile(r"\bnot\s+only\b", re.IGNORECASE)
 # negation's (`backends.negation` reads "not all" as a doubt), never a quantifier a fix could make
 # "Not Most" or "does not work in most".
 _NOT_ALL = re.compile(
-    r"(?:\b(?:not|never|no|nobody|neither)|(?<=\w)n['’]t)(?:\s+(?!(?:and|or|but)\b)[\w'’-]+){0,3}?\s+(?:all|every|always)\b",
+    rf"(?:\b(?:not|never|no|nobody|neither)|(?<=\w)n['’]t){FEW_WORDS}\s+(?:all|every|always)\b",
     re.IGNORECASE,
 )
 # "very few" is one quantifier: a fix writes it whole ("Most", never "Very Most"). "so few ... that"
 # and "too few ... to" say what followed: no quantifier a fix could write or copy. A "so" that joins
 # two clauses (", so few clinics remained open") leaves "few" the quantifier.
 _INTENSIFIER = re.compile(r"\b(?:very|extremely|relatively|comparatively|fairly)\s+\Z", re.IGNORECASE)
+_NEAR = 24  # the longest of these words with its space, and a look behind them
 _SO_FEW = re.compile(r"(?<![,;]\s)(?<!\band\s)(?<!\bbut\s)\b(?:so|too)\s+\Z", re.IGNORECASE)
 _QUANTIFIERS = {
     **dict.fromkeys(["all", "every", "each", "always"], "universal"),
@@ -74,14 +76,20 @@ def _quantifier(text: str, m: re.Match[str]) -> Slot:
     fix writes each whole)."""
     value = _QUANTIFIERS[m.group(0).lower()]
     almost = _ALMOST.search(text, 0, m.start()) if value == "universal" else None
-    very = _INTENSIFIER.search(text, 0, m.start()) if m.group(0).lower() == "few" else None
+    very = (
+        _INTENSIFIER.search(text, max(0, m.start() - _NEAR), m.start())
+        if m.group(0).lower() == "few"
+        else None
+    )
     opener = almost or very
     start = opener.start() if opener else m.start()
     return Slot(SlotKind.QUANTIFIER, "majority" if almost else value, start, m.end(), text[start : m.end()])
 
 
 def _so_few(text: str, m: re.Match[str]) -> bool:
-    return m.group(0).lower() == "few" and _SO_FEW.search(text, 0, m.start()) is not None
+    return (
+        m.group(0).lower() == "few" and _SO_FEW.search(text, max(0, m.start() - _NEAR), m.start()) is not None
+    )
 
 
 def _approximates(text: str, m: re.Match[str]) -> bool:
