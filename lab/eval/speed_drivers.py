@@ -96,6 +96,7 @@ def _figures(latency: list[float], *, wall: float, startup: float, workers: int)
 def limit(path: str) -> dict[str, Any]:
     """The models alone on the texts and pairs this sample needs, each distinct text once."""
     from workers.backends.embedder import load_embedder
+    from workers.backends.trained import read_pairs
     from workers.pipeline import build_pipeline
     from workers.stages.retrieve import _runs, clause_probes
 
@@ -112,7 +113,7 @@ def limit(path: str) -> dict[str, Any]:
         for task in pipeline.prepare(answer).tasks:
             probe = task.claim.standalone or task.claim.text
             texts.update(dict.fromkeys([probe, *(q.text for q in task.queries)]))
-            groups.append([(probe, w.text) for w in task.candidates[:cap]])
+            groups.append(read_pairs(task.claim, task.candidates[:cap]))
     embedder = load_embedder(settings.models.embedder)
     embedder.encode(["warm up the embedder"])
     t = time.perf_counter()

@@ -135,13 +135,10 @@ def _nli_item(name: str, n: int, row: dict[str, Any]) -> EvalItem:
 
 def score(rows: Sequence[ClaimRow], checker: Any) -> None:
     """Fill each row's signals with `checker` (a TrainedChecker) on its best windows, as at run time."""
-    from workers.backends.trained import signals
+    from workers.backends.trained import read_pairs, signals
 
     windows = [list(r.task.candidates[: checker.max_windows]) for r in rows]
-    groups = [
-        [(r.task.claim.standalone or r.task.claim.text, w.text) for w in ws]
-        for r, ws in zip(rows, windows, strict=True)
-    ]
+    groups = [read_pairs(r.task.claim, ws) for r, ws in zip(rows, windows, strict=True)]
     for row, ws, p in zip(rows, windows, checker.claim_probabilities(groups), strict=True):
         model = (
             {

@@ -7,7 +7,7 @@ import torch
 
 from workers.backends.checker import OfflineChecker
 from workers.backends.crossenc import shipped_dir
-from workers.backends.trained import TrainedChecker, load_offline_verifier
+from workers.backends.trained import TrainedChecker, load_offline_verifier, read_pairs
 from workers.messages import Claim, Evidence, Judgement
 from workers.settings import VerifierSettings
 
@@ -147,3 +147,16 @@ def test_a_long_pair_gets_a_pass_of_its_own_so_short_ones_are_not_padded_to_it(
     monkeypatch.undo()
     alone = [checker._rows([pair])[0] for pair in pairs]
     assert max(abs(a - b).max() for a, b in zip(together, alone, strict=True)) < 1e-5
+
+
+def test_a_value_the_window_spells_another_way_is_read_as_the_claims(checker: TrainedChecker) -> None:
+    text = "Route 495 is a 3.45 mi freeway in Hudson County , New Jersey , in the United States ."
+    window = Evidence(doc_id="nj-roads", start=0, end=len(text), text=text)
+    claim = _claim("Route 495 is a 3.45-mile freeway in Hudson County, New Jersey.")
+    assert read_pairs(claim, [window]) == [(claim.text, text.replace("3.45 mi", "3.45-mile"))]
+    # read as written, the unit's spelling alone looks like a changed figure to the network
+    [as_written] = checker.probabilities([(claim.text, text)])
+    [result] = checker.judge_many([(claim, [window])])
+    assert as_written[1] > 0.5
+    assert result.label is Judgement.SUPPORT
+    assert result.extra["p_contradict"] < 0.5

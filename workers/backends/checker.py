@@ -41,8 +41,8 @@ from workers.backends.spans import whole_spans
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
-from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative, pair_slots
-from workers.stages.guises import counted_alone, counts_alike, loosened, unpaired_if_counted_apart
+from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative
+from workers.stages.guises import counted_alone, counts_alike, paired_values
 from workers.stages.hedges import rewritten
 from workers.stages.kinds import region_of
 from workers.stages.render import render_like
@@ -319,7 +319,7 @@ def _common(a: str, b: str) -> int:
 
 def _paired(claim: Parsed, ev: Parsed) -> tuple[list[Pair], float]:
     """The claim's slots paired with the window's, and the share of the claim's words the window holds."""
-    pairs = [loosened(unpaired_if_counted_apart(p, claim, ev), claim, ev) for p in pair_slots(claim, ev)]
+    pairs = paired_values(claim, ev)
     return pairs, _overlap(claim, ev, pairs)
 
 

@@ -30,6 +30,7 @@ from workers.backends.cpu import effective_runtime
 from workers.backends.crossenc import CrossEncoder, Meta, encode, for_runtime, load_shipped
 from workers.backends.embedder import configure_threads
 from workers.backends.microbatch import MicroBatcher, length_buckets
+from workers.backends.restate import restated
 from workers.backends.shipped import read_decision, verifier_dir, verifier_tag
 from workers.errors import BackendError
 from workers.messages import Claim, Evidence, Judgement
@@ -37,7 +38,14 @@ from workers.protocols import CheckResult, VerdictComponent
 from workers.settings import VerifierSettings
 from workers.stages.decide import Decision
 
-__all__ = ["TrainedChecker", "load_decision", "load_offline_verifier", "load_trained", "signals"]
+__all__ = [
+    "TrainedChecker",
+    "load_decision",
+    "load_offline_verifier",
+    "load_trained",
+    "read_pairs",
+    "signals",
+]
 
 log = logging.getLogger(__name__)
 _S, _C, _N = 0, 1, 2  # the order of `Meta.labels`
@@ -102,9 +110,7 @@ class TrainedChecker:
         """Per claim, (the verdict, the rule checks' own verdict it was made beside)."""
         rules = self._rules.judge_many(items)
         windows = [list(ws[: self._settings.max_windows]) for _, ws in items]
-        groups = [
-            [(c.standalone or c.text, w.text) for w in ws] for (c, _), ws in zip(items, windows, strict=True)
-        ]
+        groups = [read_pairs(c, ws) for (c, _), ws in zip(items, windows, strict=True)]
         probs = self.claim_probabilities(groups)
         return [(self._decide(rule, ws, p), rule) for rule, ws, p in zip(rules, windows, probs, strict=True)]
 
@@ -206,6 +212,14 @@ class TrainedChecker:
         return CheckResult(
             label=label, reason=reason, evidence=window, fixes=fixes, confidence=confidence, extra=extra
         )
+
+
+def read_pairs(claim: Claim, windows: Sequence[Evidence]) -> list[tuple[str, str]]:
+    """What the cross-encoder reads for a claim: the claim as it stands alone against each window, the
+    window's figures, percentages and dates that are the claim's spelled as the claim spells them
+    (`backends.restate`: a respelled value is no contradiction)."""
+    text = claim.standalone or claim.text
+    return [(text, restated(text, w.text)) for w in windows]
 
 
 def signals(rule: CheckResult) -> dict[str, float]:

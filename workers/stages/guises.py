@@ -6,7 +6,7 @@ words. And a count written as a word is only a rival to a count of the same thin
 
 Usage::
 
-    pairs = [loosened(p, claim, ev) for p in pair_slots(claim, ev)]
+    pairs = paired_values(claim, ev)
     rivals = [p for p in pairs if counts_alike(p, claim, ev)]
 """
 
@@ -16,17 +16,23 @@ import re
 from dataclasses import replace
 
 from workers.stages._text import is_verb
-from workers.stages.align import Pair, Parsed, covered
+from workers.stages.align import Pair, Parsed, covered, pair_slots
 from workers.stages.clock import CLOCKS
 from workers.stages.slots import NUMBER_WORDS, Slot, SlotKind, content_terms, terms_match
 
-__all__ = ["counted_alone", "counts_alike", "loosened", "unpaired_if_counted_apart"]
+__all__ = ["counted_alone", "counts_alike", "loosened", "paired_values", "unpaired_if_counted_apart"]
 
 # Numbers compared across kinds when the aligner paired them with nothing.
 _NUMERIC = frozenset({SlotKind.FIGURE, SlotKind.YEAR})
 # ... and taken for the claim's only where half the words around them are the claim's.
 _LOOSE_CONTEXT = 0.5
 _WORD_VALUES = frozenset(float(i) for i in range(len(NUMBER_WORDS)))
+
+
+def paired_values(claim: Parsed, ev: Parsed) -> list[Pair]:
+    """Each claim slot with its counterpart in the window, as the rule checks read them: a count
+    stands for the claim's only if it counts the same thing, and a value in another guise is found."""
+    return [loosened(unpaired_if_counted_apart(p, claim, ev), claim, ev) for p in pair_slots(claim, ev)]
 
 
 def loosened(pair: Pair, claim: Parsed, ev: Parsed) -> Pair:
