@@ -759,3 +759,22 @@ def test_a_nationality_inside_a_longer_name_is_not_that_name() -> None:
 def test_a_country_after_new_or_inner_is_another_place() -> None:
     result = _judge("He was born in New Mexico.", "He was born in Mexico City, Mexico, in 1980.")
     assert _apply("He was born in New Mexico.", result) == "He was born in Mexico City."
+
+
+def test_an_outcome_said_the_other_way_round_is_a_conflict_never_fixed() -> None:
+    claim = "The appeal court upheld the award of $1.5 million in 2021."
+    result = _judge(claim, "In 2021 the appeal court overturned the award of $1,500,000.")
+    assert result.label is Judgement.CONTRADICT
+    assert not result.fixes
+    assert "outcome: 'upheld' in claim, 'overturned' in evidence" in result.reason
+
+
+def test_a_value_the_window_gives_an_opposite_outcome_is_no_fix() -> None:
+    result = _judge("The court upheld the $2 million award.", "The court overturned the $3 million award.")
+    assert result.label is Judgement.CONTRADICT
+    assert not result.fixes
+
+
+def test_an_outcome_another_body_reached_is_no_conflict() -> None:
+    result = _judge("The board accepted the takeover offer.", "The shareholders rejected the takeover offer.")
+    assert result.label is not Judgement.CONTRADICT

@@ -160,3 +160,13 @@ def test_a_value_the_window_spells_another_way_is_read_as_the_claims(checker: Tr
     assert as_written[1] > 0.5
     assert result.label is Judgement.SUPPORT
     assert result.extra["p_contradict"] < 0.5
+
+
+def test_a_conflict_the_rules_cannot_fix_is_said_in_the_reason(checker: TrainedChecker) -> None:
+    text = "In 2021 the appeal court overturned the award of $1,500,000."
+    window = Evidence(doc_id="ruling", start=0, end=len(text), text=text)
+    [result] = checker.judge_many(
+        [(_claim("The appeal court upheld the award of $1.5 million in 2021."), [window])]
+    )
+    assert not result.fixes
+    assert "rules: CONTRADICT (outcome: 'upheld' in claim, 'overturned' in evidence" in result.reason

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from workers.messages import Claim, ClaimTask, Evidence, Judgement, SlotFix, Verdict
 from workers.protocols import CheckResult
 from workers.stages.decide import FEATURES, Decision
@@ -48,6 +50,15 @@ def test_a_rule_conflict_needs_the_model_to_agree() -> None:
     alone, _, _ = DECISION.decide(_signals(0.05, 0.1, rule_conflict_fix=1.0), similarity=0.9)
     assert agreed is Judgement.CONTRADICT
     assert alone is Judgement.NEUTRAL
+
+
+@pytest.mark.parametrize("conflict", ["rule_conflict_fix", "rule_conflict"])
+def test_a_rule_conflict_the_model_reads_as_support_is_flagged_not_verified(conflict: str) -> None:
+    # "upheld the award" against "overturned the award": the rules' conflict, the model's support
+    label, p, why = DECISION.decide(_signals(0.95, 0.01, **{conflict: 1.0}), similarity=0.9)
+    assert DECISION.decide(_signals(0.95, 0.01), similarity=0.9)[0] is Judgement.SUPPORT
+    assert label is Judgement.NEUTRAL and p >= DECISION.support
+    assert "withheld" in why
 
 
 def test_gates_come_per_domain_with_a_pooled_default() -> None:

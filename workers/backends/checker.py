@@ -36,7 +36,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from workers.backends.negation import negation_differs, polarity_conflicts, same_case, scoped, stems
-from workers.backends.shapes import Conflict, charge_conflicts, nationality_conflicts, role_conflicts
+from workers.backends.shapes import (
+    Conflict,
+    charge_conflicts,
+    nationality_conflicts,
+    outcome_conflicts,
+    role_conflicts,
+)
 from workers.backends.spans import whole_spans
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
@@ -196,6 +202,9 @@ class OfflineChecker:
             found += charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
             found += _direction_conflicts(claim, ev, segment)
             found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
+            outcomes = outcome_conflicts(claim, ev, segment)
+            if outcomes:  # a window that reports the opposite decision fixes none of the claim's values
+                found = [replace(c, fixes=()) for c in found] + outcomes
         return found
 
     def _agrees_elsewhere(self, claim: Parsed, ev: Parsed) -> bool:

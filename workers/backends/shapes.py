@@ -3,8 +3,9 @@
 The slot aligner (`workers.stages.align`) pairs a claim's values with a window's by the words around
 them; these read what that pairing cannot: a charge the claim denies and the window attaches
 (`stages.conditions`), a role the window gives another holder (`stages.roles`), a nationality said in
-another order (`stages.nationality`). Each stage module decides when to speak; here its finding
-becomes a `Conflict` the checker weighs like a value conflict.
+another order (`stages.nationality`), an outcome said the other way round (`stages.outcomes`). Each
+stage module decides when to speak; here its finding becomes a `Conflict` the checker weighs like a
+value conflict.
 
 Usage::
 
@@ -21,9 +22,10 @@ from workers.messages import SlotFix
 from workers.stages.align import Parsed
 from workers.stages.conditions import charge_clashes
 from workers.stages.nationality import nationality_clashes
+from workers.stages.outcomes import outcome_clashes
 from workers.stages.roles import role_clashes
 
-__all__ = ["Conflict", "charge_conflicts", "nationality_conflicts", "role_conflicts"]
+__all__ = ["Conflict", "charge_conflicts", "nationality_conflicts", "outcome_conflicts", "role_conflicts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,16 @@ def nationality_conflicts(claim: Parsed, ev: Parsed, fixed: frozenset[int] | set
         )
         for c in nationality_clashes(claim.text, ev.text)
         if c.start not in fixed
+    ]
+
+
+def outcome_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:
+    """The claim's decision or verdict against its opposite in the window's clause `segment` that
+    restates the rest of the claim (`stages.outcomes`). Never fixed: who decided what, and when, is
+    more than one word can carry, so the claim is flagged (`stages.decide`)."""
+    return [
+        Conflict(f"outcome: {c.word!r} in claim, {c.fix!r} in evidence", _STRENGTH)
+        for c in outcome_clashes(claim, ev, segment=segment)
     ]
 
 

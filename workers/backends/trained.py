@@ -204,9 +204,11 @@ class TrainedChecker:
         extra: dict[str, float],
     ) -> CheckResult:
         cite = f"[{window.doc_id} {window.start}-{window.end}]"
+        # a conflict the rules could not fix is the reason a claim is withheld: it is said, not just named
+        said = f" ({rule.reason})" if rule.label is Judgement.CONTRADICT else ""
         reason = (
             f"model P(support) {extra['p_support']:.2f}, P(contradict) {extra['p_contradict']:.2f} {cite}; "
-            f"rules: {rule.label.value}"
+            f"rules: {rule.label.value}{said}"
         )
         fixes = rule.fixes if label is Judgement.CONTRADICT else ()
         return CheckResult(

@@ -14,8 +14,10 @@ data, never on the items it is scored on), giving P(supported):
 - SUPPORT when P(supported) >= `support`; tier 1 then asks similarity >= the calibrated gate for the
   answer's domain (`gate`): a floor, not a second opinion, so a strongly supported paraphrase is not
   flagged for its cosine;
-- never SUPPORT while the model reads the window that SUPPORT would rest on as a contradiction
-  (P(contradict) >= `veto` there): the other signals cannot outvote it, and the claim is flagged;
+- never SUPPORT while the rules found a conflict (a value, with a fix or without, or an outcome
+  said the other way) the model does not corroborate (two readers disagreeing: the claim is
+  flagged), nor while the model reads the window that SUPPORT would rest on as a contradiction
+  (P(contradict) >= `veto` there): the other signals cannot outvote it;
   nor while the rules see a "not" in the claim or its window that the other lacks (`rule_negation`)
   and the model reads some window as a contradiction at `veto`: a negation barely moves similarity;
 - NEUTRAL otherwise, which correction FLAGs.
@@ -116,6 +118,9 @@ class Decision:
         if p_c >= self.contradict:
             held = "find every value as stated" if stated else "read its negation over other words"
             return Judgement.NEUTRAL, p_c, f"{why}; the rules {held}: flagged, not edited"
+        if p >= support and (signals.get("rule_conflict_fix", 0.0) or signals.get("rule_conflict", 0.0)):
+            # the rules read a conflict in the window, the model does not: a flag, as above
+            return Judgement.NEUTRAL, p, f"{why}; the rules find the window says otherwise: withheld"
         if p >= support and cited < self.veto:
             return Judgement.SUPPORT, p, why
         if p >= support:

@@ -1,0 +1,96 @@
+"""Outcomes said the other way round: a decision, verdict or result against its opposite."""
+
+from __future__ import annotations
+
+import pytest
+
+from workers.stages.align import Parsed
+from workers.stages.outcomes import outcome_clashes
+
+
+def _clashes(claim: str, window: str) -> list[tuple[str, str]]:
+    return [
+        (c.word, c.fix)
+        for c in outcome_clashes(Parsed.of(claim), Parsed.of(window), segment=(0, len(window)))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "expected"),
+    [
+        (
+            "The appeal court upheld the award.",
+            "The appeal court overturned the award.",
+            ("upheld", "overturned"),
+        ),
+        (
+            "The settlement of $25 million was approved on March 3, 2001.",
+            "The $25m settlement was rejected by the judge on 3 March 2001.",
+            ("approved", "rejected"),
+        ),
+        (
+            "Smith was acquitted of fraud in 2004.",
+            "Smith was convicted of fraud in 2004.",
+            ("acquitted", "convicted"),
+        ),
+        (
+            "The court granted the injunction.",
+            "The court denied the injunction on 4 May.",
+            ("granted", "denied"),
+        ),
+        (
+            "Accepted by the board, the offer lapsed.",
+            "Rejected by the board, the offer lapsed.",
+            ("Accepted", "Rejected"),
+        ),
+    ],
+)
+def test_an_outcome_against_its_opposite_is_a_clash_fixed_with_the_windows_word(
+    claim: str, window: str, expected: tuple[str, str]
+) -> None:
+    assert _clashes(claim, window) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # another body decided: the window's clause does not restate the claim's
+        ("The board accepted the takeover offer.", "The shareholders rejected the takeover offer."),
+        ("The FDA approved the drug.", "The EMA rejected the drug."),
+        ("The FDA approved the drug for adults.", "The FDA rejected the drug for children."),
+        # both outcomes in the window's clause: which is the claim's is not the rules' to say
+        ("The FDA approved the drug.", "The FDA approved the drug after the EMA rejected it."),
+        # a "not" on either side
+        ("The FDA approved the drug.", "The FDA did not reject the drug."),
+        ("The FDA has not approved the drug.", "The FDA rejected the drug."),
+        # another axis, or two outcomes in the claim
+        ("The court granted the appeal.", "The court overturned the appeal."),
+        (
+            "The court upheld the ruling and rejected the appeal.",
+            "The court overturned the ruling and rejected the appeal.",
+        ),
+        # words with other senses are not outcomes, nor are contests
+        ("Sales declined in 2020.", "Sales rose in 2020."),
+        ("The appeal was allowed.", "The appeal was dismissed."),
+        ("Liverpool lost to Chelsea.", "Chelsea won against Liverpool."),
+        # a refusal to act, two holders side by side, another event's year
+        ("The company accepted the settlement.", "The company refused to comment on the settlement."),
+        ("The EU approved the drug.", "Unlike the EU, the US rejected the drug."),
+        ("Smith was acquitted of fraud in 2017.", "Smith was convicted of fraud in 2015."),
+        ("The company refused to comment on the offer.", "The company accepted the offer."),
+        # a clause that holds more than one decision (a second review's flags on correct claims)
+        (
+            "The Supreme Court upheld the ban.",
+            "The Supreme Court overturned the ruling that had struck down the ban.",
+        ),
+        ("The drug was approved in 2021.", "The drug, rejected in 2019, was finally cleared in 2021."),
+        ("Jones was acquitted of murder.", "Jones was convicted of manslaughter and cleared of murder."),
+        (
+            "The trial court convicted Jones.",
+            "The appeals court acquitted Jones, overturning the trial court.",
+        ),
+        ("The FDA approved the drug.", "The FDA rejected the drug, though it praised the trial design."),
+    ],
+)
+def test_no_clash_without_the_same_decision_about_the_same_thing(claim: str, window: str) -> None:
+    assert _clashes(claim, window) == []
