@@ -94,3 +94,12 @@ def test_an_outcome_against_its_opposite_is_a_clash_fixed_with_the_windows_word(
 )
 def test_no_clash_without_the_same_decision_about_the_same_thing(claim: str, window: str) -> None:
     assert _clashes(claim, window) == []
+
+
+def test_a_word_on_two_axes_is_read_on_either() -> None:
+    assert _clashes("The court refused the injunction.", "The court granted the injunction.") == [
+        ("refused", "granted")
+    ]
+    assert _clashes("The board refused the offer.", "The board accepted the offer.") == [
+        ("refused", "accepted")
+    ]

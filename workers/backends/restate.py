@@ -40,11 +40,15 @@ _RESPELLED = frozenset({SlotKind.FIGURE, SlotKind.PERCENT, SlotKind.DATE})
 
 
 def restated(claim: str, window: str) -> str:
-    """`window` with each figure, percentage or date it plainly states as `claim`'s spelled as there."""
+    """`window`, each figure, percentage or date in it that plainly is `claim`'s written as `claim` has it."""
     read = Parsed.of(claim)
     ev = Parsed.of(window, entities=[s for s in read.values if s.kind is SlotKind.ENTITY])
     pairs = [p for p in paired_values(read, ev) if _respelled(p, ev.values)]
-    spans = {(p.other.start, p.other.end, p.slot.text) for p in pairs if p.other and _alike(read, p, ev)}
+    spans = {
+        (p.other.start, p.other.end, p.slot.text)
+        for p in pairs
+        if p.other and _alike(read, p.slot, ev, p.other)
+    }
     out, bound = window, len(window)
     for start, end, text in sorted(spans, reverse=True):  # from the end, so earlier offsets hold
         if end <= bound:
@@ -62,9 +66,9 @@ def _respelled(pair: Pair, window: Sequence[Slot]) -> bool:
     return _exact(mine) and _exact(other) and not any(_rival(s, other) for s in window)
 
 
-def _alike(claim: Parsed, pair: Pair, ev: Parsed) -> bool:
+def _alike(claim: Parsed, mine: Slot, ev: Parsed, stated: Slot) -> bool:
     """Whether the two values stand in clauses of one polarity (a "not" in one only says otherwise)."""
-    return pair.other is not None and _polarity(claim, pair.slot) == _polarity(ev, pair.other)
+    return _polarity(claim, mine) == _polarity(ev, stated)
 
 
 def _polarity(read: Parsed, slot: Slot) -> bool:

@@ -85,17 +85,21 @@ class OutcomeClash:
 def outcome_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list[OutcomeClash]:
     """The claim's one outcome word against its opposite in the window's clause `segment`."""
     mine = [(m, axis, side) for m in _WORD.finditer(claim.text) for axis, side in _sides(m.group(0))]
-    if len({m.start() for m, _, _ in mine}) != 1 or _negated(claim, (0, len(claim.text))):
-        return []
-    word, axis, side = mine[0]
     lo, hi = segment
+    if len({m.start() for m, _, _ in mine}) != 1 or not _plain(claim, (0, len(claim.text))):
+        return []
     theirs = {m.group(0).lower(): m for m in _WORD.finditer(ev.text, lo, hi)}
-    if _negated(ev, segment) or any(w in _AXES[axis][side] for w in theirs):
+    if not _plain(ev, segment) or any(w in _AXES[axis][side] for _, axis, side in mine for w in theirs):
         return []
-    opposite = next((m for w, m in theirs.items() if w in _AXES[axis][1 - side]), None)
-    if opposite is None or _tangled(ev.text, lo, hi) or _tangled(claim.text, 0, len(claim.text)):
-        return []
-    if _INFINITIVE.match(ev.text, opposite.end()) or _INFINITIVE.match(claim.text, word.end()):
+    word = mine[0][0]
+    opposite = next(
+        (m for _, axis, side in mine for w, m in theirs.items() if w in _AXES[axis][1 - side]), None
+    )
+    if (
+        opposite is None
+        or _INFINITIVE.match(ev.text, opposite.end())
+        or _INFINITIVE.match(claim.text, word.end())
+    ):
         return []
     if not _restated(claim, ev, segment, word.start()) or not _same_time(claim, ev, segment):
         return []
@@ -104,18 +108,16 @@ def outcome_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> l
     return [OutcomeClash(word.start(), word.end(), word.group(0), fix)]
 
 
-def _tangled(text: str, lo: int, hi: int) -> bool:
-    return _TANGLED.search(text, lo, hi) is not None
+def _plain(read: Parsed, span: tuple[int, int]) -> bool:
+    """One decision said plainly in `span`: no "not", no second decision or contrast (`_TANGLED`)."""
+    negated = any(s.kind is SlotKind.NEGATION and span[0] <= s.start < span[1] for s in read.slots)
+    return not negated and _TANGLED.search(read.text, *span) is None
 
 
 def _sides(word: str) -> list[tuple[int, int]]:
     """(axis, side) for each axis that lists `word`."""
     w = word.lower()
     return [(i, side) for i, axis in enumerate(_AXES) for side in (0, 1) if w in axis[side]]
-
-
-def _negated(read: Parsed, span: tuple[int, int]) -> bool:
-    return any(s.kind is SlotKind.NEGATION and span[0] <= s.start < span[1] for s in read.slots)
 
 
 def _same_time(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
