@@ -34,22 +34,31 @@ from workers.stages.guises import paired_values
 from workers.stages.hedges import EXACT
 from workers.stages.slots import Slot, SlotKind, polarity
 
-__all__ = ["restated"]
+__all__ = ["restated", "restated_all"]
 
 _RESPELLED = frozenset({SlotKind.FIGURE, SlotKind.PERCENT, SlotKind.DATE})
 
 
 def restated(claim: str, window: str) -> str:
     """`window`, each figure, percentage or date in it that plainly is `claim`'s written as `claim` has it."""
+    return restated_all(claim, [window])[0]
+
+
+def restated_all(claim: str, windows: Sequence[str]) -> list[str]:
+    """`restated` for each of a claim's windows, the claim read once."""
     read = Parsed.of(claim)
-    ev = Parsed.of(window, entities=[s for s in read.values if s.kind is SlotKind.ENTITY])
+    names = [s for s in read.values if s.kind is SlotKind.ENTITY]
+    return [_restated(read, Parsed.of(window, entities=names)) for window in windows]
+
+
+def _restated(read: Parsed, ev: Parsed) -> str:
     pairs = [p for p in paired_values(read, ev) if _respelled(p, ev.values)]
     spans = {
         (p.other.start, p.other.end, p.slot.text)
         for p in pairs
         if p.other and _alike(read, p.slot, ev, p.other)
     }
-    out, bound = window, len(window)
+    out, bound = ev.text, len(ev.text)
     for start, end, text in sorted(spans, reverse=True):  # from the end, so earlier offsets hold
         if end <= bound:
             out, bound = out[:start] + text + out[end:], start

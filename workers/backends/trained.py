@@ -30,7 +30,7 @@ from workers.backends.cpu import effective_runtime
 from workers.backends.crossenc import CrossEncoder, Meta, encode, for_runtime, load_shipped
 from workers.backends.embedder import configure_threads
 from workers.backends.microbatch import MicroBatcher, length_buckets
-from workers.backends.restate import restated
+from workers.backends.restate import restated_all
 from workers.backends.shipped import read_decision, verifier_dir, verifier_tag
 from workers.errors import BackendError
 from workers.messages import Claim, Evidence, Judgement
@@ -221,7 +221,7 @@ def read_pairs(claim: Claim, windows: Sequence[Evidence]) -> list[tuple[str, str
     window's figures, percentages and dates that are the claim's spelled as the claim spells them
     (`backends.restate`: a respelled value is no contradiction)."""
     text = claim.standalone or claim.text
-    return [(text, restated(text, w.text)) for w in windows]
+    return [(text, window) for window in restated_all(text, [w.text for w in windows])]
 
 
 def signals(rule: CheckResult) -> dict[str, float]:

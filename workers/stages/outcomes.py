@@ -40,9 +40,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from workers.stages.align import Parsed
+from workers.stages.align import Parsed, covered
 from workers.stages.slots import SlotKind
-from workers.stages.terms import terms_match
 
 __all__ = ["OutcomeClash", "outcome_clashes"]
 
@@ -140,4 +139,4 @@ def _restated(claim: Parsed, ev: Parsed, segment: tuple[int, int], at: int) -> b
         and not any(s.start <= t.start < s.end for s in figures)
     ]
     theirs = [t.stem for t in ev.terms if segment[0] <= t.start < segment[1]]
-    return bool(mine) and all(any(terms_match(w, o) for o in theirs) for w in mine)
+    return covered(mine, theirs) == 1.0
