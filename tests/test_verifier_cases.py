@@ -123,6 +123,43 @@ def test_a_passage_on_the_same_topic_supports_nothing(real_pipeline: Pipeline) -
     assert all(v is not Verdict.VERIFIED for v, _ in got.values())
 
 
+TRIAL = Document(
+    id="trial-1",
+    text=(
+        "In the trial, the drug increased the risk of stroke by 30%. It also lowered blood pressure. "
+        "The company reported a loss of $2 million for the year."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "corrected"),
+    [
+        ("The drug reduced the risk of stroke by 30%.", "The drug increased the risk of stroke by 30%."),
+        (
+            "The company reported a profit of $2 million for the year.",
+            "The company reported a loss of $2 million for the year.",
+        ),
+    ],
+)
+def test_a_movement_or_result_said_the_other_way_is_replaced(
+    real_pipeline: Pipeline, answer: str, corrected: str
+) -> None:
+    out = real_pipeline.process(Answer(id="t", query="", answer=answer, documents=(TRIAL,), domain="health"))
+    [claim] = out.claims
+    # Every other word agrees, so similarity and the model read support; the rules read the direction.
+    assert (claim.verdict, claim.action) == (Verdict.CONTRADICTED, Action.REPLACE)
+    assert out.corrected == corrected
+    assert "direction:" in claim.reason and "trial-1" in claim.reason
+
+
+def test_a_movement_the_document_states_is_verified(real_pipeline: Pipeline) -> None:
+    got = _verdicts(
+        real_pipeline, "In the trial, the drug increased the risk of stroke by 30%.", TRIAL, "health"
+    )
+    assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
+
+
 FRANCE = Document(id="france-1", text="France is a country in Western Europe. Its capital is Paris.")
 FRANCE_LYON = Document(
     id="france-2",

@@ -778,3 +778,14 @@ def test_a_value_the_window_gives_an_opposite_outcome_is_no_fix() -> None:
 def test_an_outcome_another_body_reached_is_no_conflict() -> None:
     result = _judge("The board accepted the takeover offer.", "The shareholders rejected the takeover offer.")
     assert result.label is not Judgement.CONTRADICT
+
+
+def test_a_movement_said_in_one_sentence_fixes_no_value_paired_in_another() -> None:
+    claim = "The state closed fiscal 2023 with a $1.4 billion deficit."
+    result = _judge(
+        claim,
+        "The state closed fiscal 2023 with a $1.4 billion surplus. Budget officials project a deficit of "
+        "about $900 million in fiscal 2025.",
+    )
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "The state closed fiscal 2023 with a $1.4 billion surplus."

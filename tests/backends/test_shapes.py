@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from workers.backends.shapes import charge_conflicts, nationality_conflicts, role_conflicts
+from workers.backends.shapes import (
+    charge_conflicts,
+    direction_conflicts,
+    nationality_conflicts,
+    role_conflicts,
+)
 from workers.stages.align import Parsed
 
 MONTANA = Parsed.of("Excuse My French is the debut studio album by American rapper French Montana.")
@@ -32,3 +37,17 @@ def test_roles_and_charges_come_with_the_windows_words() -> None:
         Parsed.of("Early repayment is permitted subject to a 1% prepayment fee."),
     )
     assert charge.fixes and charge.fixes[0].right.startswith("subject to a 1% prepayment fee")
+
+
+def test_a_movement_the_other_way_is_fixed_only_where_the_word_fits() -> None:
+    window = "The Fed cut rates in June."
+    [fixed] = direction_conflicts(
+        Parsed.of("The Fed raised rates in June."), Parsed.of(window), (0, len(window))
+    )
+    assert [(f.wrong, f.right) for f in fixed.fixes] == [("raised", "cut")]
+    assert "direction: 'raised' in claim, 'cut' in evidence" in fixed.reason
+    window = "The Fed raised rates in June."
+    [flagged] = direction_conflicts(
+        Parsed.of("The Fed will cut rates in June."), Parsed.of(window), (0, len(window))
+    )
+    assert flagged.fixes == ()

@@ -43,6 +43,14 @@ def _clashes(claim: str, window: str) -> list[tuple[str, str]]:
             "Rejected by the board, the offer lapsed.",
             ("Accepted", "Rejected"),
         ),
+        ("The governor signed the bill.", "The governor vetoed the bill on Friday.", ("signed", "vetoed")),
+        ("The Supreme Court struck down the law.", "The Supreme Court upheld the law.", ("struck", "upheld")),
+        (
+            "The appeals court vacated the judgment.",
+            "The appeals court affirmed the judgment.",
+            ("vacated", "affirmed"),
+        ),
+        ("The board adopted the proposal.", "The board rejected the proposal.", ("adopted", "rejected")),
     ],
 )
 def test_an_outcome_against_its_opposite_is_a_clash_fixed_with_the_windows_word(
@@ -102,4 +110,23 @@ def test_a_word_on_two_axes_is_read_on_either() -> None:
     ]
     assert _clashes("The board refused the offer.", "The board accepted the offer.") == [
         ("refused", "accepted")
+    ]
+
+
+def test_the_decision_as_the_object_and_a_name_are_no_second_decision() -> None:
+    assert _clashes("The appeals court upheld the verdict.", "The appeals court overturned the verdict.") == [
+        ("upheld", "overturned")
+    ]
+    assert _clashes(
+        "The court upheld the ordinance.", "The court struck down the ordinance, citing the First Amendment."
+    ) == [("upheld", "struck")]
+
+
+def test_a_remand_or_a_reason_given_is_no_second_decision() -> None:
+    assert _clashes(
+        "The Ninth Circuit vacated the injunction.",
+        "The Ninth Circuit affirmed the injunction and remanded the case.",
+    ) == [("vacated", "affirmed")]
+    assert _clashes("The governor signed the bill.", "The governor vetoed the bill, citing its cost.") == [
+        ("signed", "vetoed")
     ]

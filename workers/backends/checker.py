@@ -35,10 +35,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from workers.backends.negation import negation_differs, polarity_conflicts, same_case, scoped, stems
+from workers.backends.negation import negation_differs, polarity_conflicts, scoped, stems
 from workers.backends.shapes import (
     Conflict,
     charge_conflicts,
+    direction_conflicts,
     nationality_conflicts,
     outcome_conflicts,
     role_conflicts,
@@ -47,7 +48,7 @@ from workers.backends.spans import whole_spans
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
-from workers.stages.align import DIRECTION, UP, Pair, Parsed, covered, is_comparative
+from workers.stages.align import Pair, Parsed, covered, is_comparative
 from workers.stages.guises import counted_alone, counts_alike, paired_values
 from workers.stages.hedges import rewritten
 from workers.stages.kinds import region_of
@@ -186,7 +187,8 @@ class OfflineChecker:
             and counts_alike(p, claim, ev)
             and not counted_alone(p, ev)
         ]
-        found = [_value_conflict(p, claim.text, ev.text) for p in whole_spans(broken, pairs, claim, ev)]
+        spans = whole_spans(broken, pairs, claim, ev)
+        found = [_value_conflict(p, claim.text, ev.text) for p in spans]
         shared = _shared(claim, stems(ev, segment))
         if covered(claim.context(), stems(ev, segment)) >= self._min_support and not self._agrees_elsewhere(
             claim, ev
@@ -200,7 +202,12 @@ class OfflineChecker:
         if overlap >= self._min_topic:
             found += role_conflicts(claim, ev) if roles else []
             found += charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
-            found += _direction_conflicts(claim, ev, segment)
+            moved = direction_conflicts(claim, ev, segment)
+            if moved:  # a movement said in one sentence: a value paired in another is not the claim's
+                found = [c for c, p in zip(found, spans, strict=False) if _within(p, segment)] + found[
+                    len(spans) :
+                ]
+            found += moved
             found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
             outcomes = outcome_conflicts(claim, ev, segment)
             if outcomes:  # a window that reports the opposite decision fixes none of the claim's values
@@ -434,21 +441,11 @@ def _weaker(claim: Parsed, mine: Slot, theirs: Slot) -> bool:
     return not few and _STRENGTH[mine.value] < _STRENGTH[theirs.value]
 
 
-def _direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:
-    mine = list(DIRECTION.finditer(claim.text))
-    theirs = list(DIRECTION.finditer(ev.text, *segment))
-    ups = [m.group(0).lower() in UP for m in mine]
-    their_ups = {m.group(0).lower() in UP for m in theirs}
-    if len(set(ups)) != 1 or len(their_ups) != 1 or their_ups == set(ups):
-        return []
-    word, other = mine[0], theirs[0].group(0)
-    fix = SlotFix(
-        start=word.start(), end=word.end(), wrong=word.group(0), right=same_case(word.group(0), other)
-    )
-    return [Conflict(f"direction: {word.group(0)!r} in claim, {other!r} in evidence", 0.6, (fix,))]
-
-
 # ---- helpers -----------------------------------------------------------------------------------
+
+
+def _within(pair: Pair, segment: tuple[int, int]) -> bool:
+    return pair.other is not None and segment[0] <= pair.other.start < segment[1]
 
 
 def _overlap(claim: Parsed, ev: Parsed, pairs: list[Pair]) -> float:

@@ -20,11 +20,11 @@ import re
 
 from workers.backends.shapes import Conflict
 from workers.messages import SlotFix
-from workers.stages._text import FEW_WORDS
+from workers.stages._text import FEW_WORDS, same_case
 from workers.stages.align import Parsed
 from workers.stages.slots import Slot, SlotKind, polarity, stem, terms_match
 
-__all__ = ["negation_differs", "negation_fix", "polarity_conflicts", "same_case", "scoped", "stems"]
+__all__ = ["negation_differs", "negation_fix", "polarity_conflicts", "scoped", "stems"]
 
 _CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
 # The first "any" word after a negation, before any punctuation; "any longer", "any more" and "anymore"
@@ -188,10 +188,6 @@ def scoped(read: Parsed, span: tuple[int, int], shared: set[str], *, negations: 
 def _governs(read: Parsed, slot: Slot, span: tuple[int, int], shared: set[str]) -> bool:
     following = [t.stem for t in read.terms if slot.end <= t.start < span[1]][:_SCOPE]
     return any(terms_match(word, s) for word in following for s in shared)
-
-
-def same_case(model: str, word: str) -> str:
-    return word[:1].upper() + word[1:] if model[:1].isupper() else word.lower()
 
 
 def stems(read: Parsed, span: tuple[int, int]) -> list[str]:

@@ -3,7 +3,8 @@
 The slot aligner (`workers.stages.align`) pairs a claim's values with a window's by the words around
 them; these read what that pairing cannot: a charge the claim denies and the window attaches
 (`stages.conditions`), a role the window gives another holder (`stages.roles`), a nationality said in
-another order (`stages.nationality`), an outcome said the other way round (`stages.outcomes`). Each
+another order (`stages.nationality`), an outcome said the other way round (`stages.outcomes`), a
+movement or result said the other way round (`stages.directions`). Each
 stage module decides when to speak; here its finding becomes a `Conflict` the checker weighs like a
 value conflict.
 
@@ -21,11 +22,19 @@ from dataclasses import dataclass
 from workers.messages import SlotFix
 from workers.stages.align import Parsed
 from workers.stages.conditions import charge_clashes
+from workers.stages.directions import direction_clashes
 from workers.stages.nationality import nationality_clashes
 from workers.stages.outcomes import outcome_clashes
 from workers.stages.roles import role_clashes
 
-__all__ = ["Conflict", "charge_conflicts", "nationality_conflicts", "outcome_conflicts", "role_conflicts"]
+__all__ = [
+    "Conflict",
+    "charge_conflicts",
+    "direction_conflicts",
+    "nationality_conflicts",
+    "outcome_conflicts",
+    "role_conflicts",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +52,8 @@ class Conflict:
 
 # A shape read whole is as sure as a value conflict with every word around it shared.
 _STRENGTH = 0.8
+# A movement's conflict weighs as it did when the checker read it alone.
+_MOVED = 0.6
 
 
 def charge_conflicts(claim: Parsed, ev: Parsed) -> list[Conflict]:
@@ -88,6 +99,19 @@ def outcome_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> li
     return [
         Conflict(f"outcome: {c.word!r} in claim, {c.fix!r} in evidence", _STRENGTH)
         for c in outcome_clashes(claim, ev, segment=segment)
+    ]
+
+
+def direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:
+    """The claim's rise or fall, profit or loss, the other way round in the window's clause `segment`
+    (`stages.directions`); fixed with the window's word where it fits the claim's grammar."""
+    return [
+        Conflict(
+            f"direction: {c.word!r} in claim, {c.other!r} in evidence",
+            _MOVED,
+            () if c.fix is None else (SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),),
+        )
+        for c in direction_clashes(claim, ev, segment=segment)
     ]
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "has_verb",
     "is_clause",
     "is_verb",
+    "same_case",
     "words",
     "wordset",
 ]
@@ -37,6 +38,11 @@ __all__ = [
 SOURCE_NOUN = r"(?:passage|text|article|document|source|report|summary|story|excerpt)"
 # Up to three words of one clause before what follows ("not" ... "all": "does not work in all").
 FEW_WORDS = r"(?:\s+(?!(?:and|or|but)\b)[\w'’-]+){0,3}?"
+
+
+def same_case(model: str, word: str) -> str:
+    """`word` capitalized as `model` is ("Rose" -> "Fell"), lower case otherwise."""
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word.lower()
 
 
 def wordset(text: str) -> frozenset[str]:

@@ -21,15 +21,14 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from workers.stages._text import AUX, DETERMINERS, FUNCTION_WORDS, is_verb, wordset
+from workers.stages._text import AUX, DETERMINERS, FUNCTION_WORDS, is_verb
 from workers.stages.kinds import same_kind
+from workers.stages.movements import DIRECTION
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
 from workers.stages.terms import Term, content_terms, stem, terms_match
 
 __all__ = [
-    "DIRECTION",
     "KEYS",
-    "UP",
     "Pair",
     "Parsed",
     "covered",
@@ -59,14 +58,6 @@ _JOIN = re.compile(
     r",\s+(?:while|whereas|and|but|compared (?:with|to))\b|\s+(?:while|whereas)\s+"
     r"|(?<!\ball)\s+but\s+|\s+[-–—]\s+"
 )
-UP = wordset(
-    "rose rise rises risen rising increased increase increases grew grow grows gained gain gains higher"
-)
-_DOWN = wordset(
-    "fell fall falls fallen falling declined decline declines decreased decrease decreases dropped drop drops"
-    " lower shrank shrink shrinks"
-)
-DIRECTION = re.compile(r"\b(?:" + "|".join(sorted(UP | _DOWN)) + r")\b", re.IGNORECASE)
 _TOKEN = re.compile(r"\w+(?:['’-]\w+)*(?:[.,]\d+)*%?")
 _PREV_WORD = re.compile(r"([A-Za-z][\w'’-]*)\s+\Z")
 _SUPERLATIVES = (

@@ -5,8 +5,8 @@ similarity is high and the cross-encoder reads the pair as support ("The appeal 
 award of $1.5 million" against "The appeal court overturned the award of $1,500,000": verified, as
 was "approved" against "rejected" and "accepted" against "rejected"; a review's probes). For a
 legal or financial answer it is the whole point of the sentence. Here an outcome word of the claim
-clashes with the window's opposite on the same axis (approval, a grant, an appeal, a verdict, a law),
-and the claim is flagged, never fixed, only where:
+clashes with the window's opposite on the same axis (approval, a grant, an appeal, a verdict, a law,
+a signature), and the claim is flagged, never fixed, only where:
 
 - the claim states one outcome word, and no "not" stands in its clause or in the window's;
 - the window's clause has the opposite word and none of the claim's side of that axis;
@@ -16,9 +16,10 @@ and the claim is flagged, never fixed, only where:
   in 2015" is not the "acquitted in 2017" of a retrial);
 - and neither clause holds more than the one decision: no contrast ("Unlike the EU, ...", "but"),
   no embedded or earlier decision ("overturned the ruling that had struck down the ban", "The drug,
-  rejected in 2019, was cleared in 2021"), none joined by "and", no "-ing" form or decision about a
-  decision ("the decision overturning ..."); and neither word is a refusal to act ("refused to
-  comment on the settlement").
+  rejected in 2019, was cleared in 2021"), none joined by "and" ("vacated and remanded" is one), no
+  decision told as an "-ing" form ("overturning the trial court"; ", citing its cost" tells none) or
+  decision about a decision ("the decision overturning ..."); and neither word is a refusal to act
+  ("refused to comment on the settlement").
 
 A review of a version that fixed the claim with the window's word found it swapping winners and
 losers ("Liverpool lost to Chelsea" made "won": who is the subject is more than the words say) and
@@ -40,8 +41,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from workers.stages.align import Parsed, covered
-from workers.stages.slots import SlotKind
+from workers.stages.align import Parsed
+from workers.stages.clauses import negated, restated, same_time
 
 __all__ = ["OutcomeClash", "outcome_clashes"]
 
@@ -49,24 +50,33 @@ __all__ = ["OutcomeClash", "outcome_clashes"]
 _AXES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
     (frozenset(yes.split()), frozenset(no.split()))
     for yes, no in (
-        ("approved accepted", "rejected refused"),
+        ("approved accepted adopted", "rejected refused"),
         ("granted", "denied refused"),
-        ("upheld affirmed", "overturned reversed quashed"),
+        ("upheld affirmed", "overturned reversed quashed vacated struck"),  # "struck down"
         ("convicted", "acquitted"),
         ("enacted", "repealed"),
+        ("signed", "vetoed"),
     )
 )
 _WORD = re.compile(r"[A-Za-z]+")
+# A capitalized word before another is part of a name ("the First Amendment"), not a second decision.
+_NAMED = re.compile(r"[A-Z]\w*\s+[A-Z]")
+# A second decision told as an "-ing" form ("acquitted Jones, overturning the trial court"); other
+# "-ing" forms are no decision (", citing its cost").
+_DECIDING = (
+    "(?:approv|accept|adopt|reject|refus|grant|deny|uphold|affirm|overturn|revers|quash|vacat|strik"
+    "|convict|acquitt|enact|repeal|sign|veto|find|hold)ing"
+)
 # "refused to comment on the deal" refuses an act, not the deal.
 _INFINITIVE = re.compile(r"\s+to\s+[a-z]")
 # A clause that holds more than one decision: a contrast ("Unlike the EU, the US rejected ..."), an
 # embedded or earlier one ("overturned the ruling that had struck down the ban", "The drug, rejected
 # in 2019, was cleared in 2021"), another joined by "and" ("convicted of manslaughter and cleared of
-# murder"), or a decision about a decision ("the decision overturning ...").
+# murder"; "vacated and remanded" is one), or a decision about a decision ("the decision overturning").
 _TANGLED = re.compile(
     r"\b(?:unlike|whereas|while|although|though|despite|instead|but|which|that|who|whose|whom|had"
-    r"|having|and|earlier|initially|previously|first|finally|later|after|before|then|again|retrial"
-    r"|\w+ing|decision|ruling|order|reversal|verdict)\b",
+    r"|having|and(?!\s+remanded\b)|earlier|initially|previously|first|finally|later|after|before|then"
+    r"|again|retrial|" + _DECIDING + r")\b",
     re.IGNORECASE,
 )
 
@@ -100,7 +110,7 @@ def outcome_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> l
         or _INFINITIVE.match(claim.text, word.end())
     ):
         return []
-    if not _restated(claim, ev, segment, word.start()) or not _same_time(claim, ev, segment):
+    if not restated(claim, ev, segment, at=word.start()) or not same_time(claim, ev, segment):
         return []
     fix = opposite.group(0).lower()
     fix = fix[:1].upper() + fix[1:] if word.group(0)[:1].isupper() else fix
@@ -109,34 +119,12 @@ def outcome_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> l
 
 def _plain(read: Parsed, span: tuple[int, int]) -> bool:
     """One decision said plainly in `span`: no "not", no second decision or contrast (`_TANGLED`)."""
-    negated = any(s.kind is SlotKind.NEGATION and span[0] <= s.start < span[1] for s in read.slots)
-    return not negated and _TANGLED.search(read.text, *span) is None
+    return not negated(read, span) and not any(
+        not _NAMED.match(read.text, m.start()) for m in _TANGLED.finditer(read.text, *span)
+    )
 
 
 def _sides(word: str) -> list[tuple[int, int]]:
     """(axis, side) for each axis that lists `word`."""
     w = word.lower()
     return [(i, side) for i, axis in enumerate(_AXES) for side in (0, 1) if w in axis[side]]
-
-
-def _same_time(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
-    """Whether the window's clause states every year and date of the claim: "convicted in 2015" is
-    not the "acquitted in 2017" of a retrial."""
-    times = {SlotKind.YEAR, SlotKind.DATE}
-    theirs = {s.value for s in ev.slots if s.kind in times and segment[0] <= s.start < segment[1]}
-    return all(s.value in theirs for s in claim.slots if s.kind in times)
-
-
-def _restated(claim: Parsed, ev: Parsed, segment: tuple[int, int], at: int) -> bool:
-    """Whether the window's clause holds every content word of the claim's clause but the outcome."""
-    lo, hi = claim.segment_of(at)
-    figures = [s for s in claim.values if s.kind is not SlotKind.ENTITY]  # said in other guises
-    mine = [
-        t.stem
-        for t in claim.terms
-        if lo <= t.start < hi
-        and not t.start <= at < t.end
-        and not any(s.start <= t.start < s.end for s in figures)
-    ]
-    theirs = [t.stem for t in ev.terms if segment[0] <= t.start < segment[1]]
-    return covered(mine, theirs) == 1.0

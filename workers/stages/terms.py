@@ -35,7 +35,8 @@ _STOPWORDS = _words(
     them their theirs he him his she her hers we us our you your i me my which who whom whose what when where
     why how also just very so such too not no never without nor cannot all every each always none only some
     most mostly usually several sometimes few nobody nothing neither any both other another same own up down
-    out off again further once more less one said says according"""
+    out off again further once more less one said says according among since within across against
+    around upon toward towards near"""
 )
 
 

@@ -1,0 +1,65 @@
+"""Words of movement: their way, their forms, and which may stand in for which."""
+
+from __future__ import annotations
+
+import pytest
+
+from workers.stages.movements import DIRECTION, UP, Form, Grammar, fits, forms, way
+
+
+def test_every_word_has_one_way() -> None:
+    assert [way(w) for w in ("rose", "Slashed", "climbs", "higher", "lowered", "rates")] == [
+        1,
+        -1,
+        1,
+        1,
+        -1,
+        0,
+    ]
+    assert "raised" in UP and "cut" not in UP
+    assert DIRECTION.fullmatch("Plunged") and not DIRECTION.fullmatch("raisins")
+
+
+def test_forms_say_which_tense_a_word_may_be() -> None:
+    assert forms("cut") == {"base", "past", "participle"}
+    assert forms("rose") == {"past"}
+    assert forms("lower") == {"base", "comparative"}
+    assert forms("rates") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "used", "form"),
+    [
+        ("rose", "fell", None, None),
+        ("raised", "cut", None, None),  # "cut" is a past tense too
+        ("rose", "decreased", None, None),  # a word that goes both ways stands in for either
+        ("raised", "reduced", None, None),
+        ("increased", "fell", "intransitive", "past"),  # "Revenue increased 5%"
+        ("increased", "reduced", "transitive", "participle"),  # "should be increased"
+        ("higher", "lower", None, None),
+    ],
+)
+def test_a_word_of_the_same_grammar_and_form_fits(
+    mine: str, theirs: str, used: Grammar | None, form: Form | None
+) -> None:
+    assert fits(mine, theirs, used=used, form=form)
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "used", "form"),
+    [
+        ("raised", "fell", None, None),  # "The Fed fell rates"
+        ("rose", "cut", None, None),  # "Revenue cut 5%"
+        ("cut", "raised", None, None),  # "cut" may be "will cut": "will raised"
+        ("cut", "raised", None, "base"),
+        ("increased", "fell", None, None),  # "increased the dose" or "has increased"
+        ("increased", "fell", "transitive", "past"),
+        ("increased", "fell", "intransitive", "participle"),  # "has increased": "has fell"
+        ("lower", "higher", None, None),  # "lower" may be a verb
+        ("rates", "fell", None, None),
+    ],
+)
+def test_a_word_that_would_change_the_sentence_does_not_fit(
+    mine: str, theirs: str, used: Grammar | None, form: Form | None
+) -> None:
+    assert not fits(mine, theirs, used=used, form=form)

@@ -1,0 +1,48 @@
+"""What a claim's clause and a window's clause share: its words, its dates, its polarity. Pure.
+
+A word said the other way round ("upheld" against "overturned", `stages.outcomes`; "rose" against
+"fell", `stages.directions`) contradicts the claim only where the window's clause is about the same
+thing at the same time and neither clause denies it; these are those three tests.
+
+Usage::
+
+    claim, window = Parsed.of("Revenue rose in 2023."), Parsed.of("In 2023 revenue fell.")
+    restated(claim, window, (0, 22), at=8), same_time(claim, window, (0, 22))   # True, True
+    negated(Parsed.of("Revenue did not rise."), (0, 21))                          # True
+"""
+
+from __future__ import annotations
+
+from workers.stages.align import Parsed, covered
+from workers.stages.slots import SlotKind
+
+__all__ = ["negated", "restated", "same_time"]
+
+
+def negated(read: Parsed, span: tuple[int, int]) -> bool:
+    """Whether a "not" (or "never", "no") stands in `span`."""
+    return any(s.kind is SlotKind.NEGATION and span[0] <= s.start < span[1] for s in read.slots)
+
+
+def same_time(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
+    """Whether the window's clause states every year and date of the claim: "convicted in 2015" is
+    not the "acquitted in 2017" of a retrial."""
+    times = {SlotKind.YEAR, SlotKind.DATE}
+    theirs = {s.value for s in ev.slots if s.kind in times and segment[0] <= s.start < segment[1]}
+    return all(s.value in theirs for s in claim.slots if s.kind in times)
+
+
+def restated(claim: Parsed, ev: Parsed, segment: tuple[int, int], *, at: int) -> bool:
+    """Whether the window's clause holds every content word of the claim's clause but the word at `at`
+    (the outcome or the movement said the other way) and the claim's figures and dates."""
+    lo, hi = claim.segment_of(at)
+    figures = [s for s in claim.values if s.kind is not SlotKind.ENTITY]  # said in other guises
+    mine = [
+        t.stem
+        for t in claim.terms
+        if lo <= t.start < hi
+        and not t.start <= at < t.end
+        and not any(s.start <= t.start < s.end for s in figures)
+    ]
+    theirs = [t.stem for t in ev.terms if segment[0] <= t.start < segment[1]]
+    return covered(mine, theirs) == 1.0

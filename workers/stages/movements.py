@@ -1,0 +1,210 @@
+"""Words of movement: which way each goes, and in what grammar it can stand in for another. Pure.
+
+"Revenue rose", "the Fed cut rates", "costs were higher": a word of rising or falling decides what
+a figure means and is the whole point of many finance and health sentences. Each word here has a way
+(up or down) and its readings: a grammar and a form. A rule may put one word in another's place only
+where the sentence stays the same sentence (`fits`): "rose" for "fell" (both intransitive, past),
+"cut" for "raised" (both transitive), "decreased" for either ("increase" and "decrease" go both
+ways), never "fell" for "raised" ("The Fed fell rates"), nor "rose" for "cut" where "cut" may be a
+present tense ("will cut" is not "will rose"). `usage` reads what the sentence makes of a word
+the word alone cannot say.
+
+Not every such word is a movement (`movement_words`): not in a name ("Niagara Falls", "Rose
+Byrne"), not a season ("the fall of 2019"), not accidents ("the risk of falls"), not another verb
+("dropped out", "fell through", "fell ill", "cut off"), and a comparative
+only where it is said of something ("costs were higher", "higher than expected"), not where it
+names a kind ("higher education", "the lower court", "at higher doses").
+
+Usage::
+
+    way("slashed"), way("climbs"), way("rates")   # -1, 1, 0
+    fits("raised", "cut"), fits("raised", "fell")  # True, False
+    fits("dropped", "rose", used="intransitive", form="past")   # "Levels dropped after the injection"
+    [m.group(0) for m in movement_words("Higher doses rose in the fall of 2019.")]   # ["rose"]
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from workers.stages._text import DETERMINERS, wordset
+
+__all__ = ["DIRECTION", "UP", "Form", "Grammar", "fits", "forms", "movement_words", "usage", "way"]
+
+Grammar = Literal["intransitive", "transitive", "both", "comparative"]
+Form = Literal["base", "s", "past", "participle", "ing", "comparative"]
+
+_FORMS: tuple[Form, ...] = ("base", "s", "past", "participle", "ing")
+# (grammar, way, base / third person / past / participle / -ing)
+_VERBS: tuple[tuple[Grammar, int, str], ...] = (
+    ("intransitive", 1, "rise rises rose risen rising"),
+    ("intransitive", -1, "fall falls fell fallen falling"),
+    ("intransitive", 1, "climb climbs climbed climbed climbing"),
+    ("intransitive", 1, "jump jumps jumped jumped jumping"),
+    ("intransitive", 1, "surge surges surged surged surging"),
+    ("intransitive", 1, "soar soars soared soared soaring"),
+    ("intransitive", -1, "plunge plunges plunged plunged plunging"),
+    ("intransitive", -1, "tumble tumbles tumbled tumbled tumbling"),
+    ("intransitive", -1, "slump slumps slumped slumped slumping"),
+    ("transitive", 1, "raise raises raised raised raising"),
+    ("transitive", 1, "boost boosts boosted boosted boosting"),
+    ("transitive", 1, "hike hikes hiked hiked hiking"),
+    ("transitive", -1, "cut cuts cut cut cutting"),
+    ("transitive", -1, "lower lowers lowered lowered lowering"),
+    ("transitive", -1, "reduce reduces reduced reduced reducing"),
+    ("transitive", -1, "slash slashes slashed slashed slashing"),
+    ("both", 1, "increase increases increased increased increasing"),
+    ("both", -1, "decrease decreases decreased decreased decreasing"),
+    ("both", 1, "grow grows grew grown growing"),
+    ("both", -1, "shrink shrinks shrank shrunk shrinking"),
+    ("both", 1, "gain gains gained gained gaining"),
+    ("both", -1, "drop drops dropped dropped dropping"),
+    ("both", -1, "decline declines declined declined declining"),
+)
+_COMPARATIVES = (("higher", 1), ("lower", -1))
+_NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
+_BE = wordset("be is are was were been being get gets got")
+_HAVE = wordset("has have had having")
+_BASE_BEFORE = wordset("will would shall should can could may might must to do does did")
+_POSSESSIVES = wordset("its their his her our your my")
+# Before a comparative said of something: "were higher", "much lower".
+_DEGREE = wordset(
+    "much far slightly significantly substantially considerably markedly somewhat even no any little a bit"
+)
+# Words after a movement that leave it without an object: "rose by 5%", "fell to $3", "rose sharply".
+_UNBOUND = wordset("by to from in on at after during over under since below above for until as than and")
+# The next word, or a figure ("$4.2", "5%"), or nothing more in the clause.
+_NEXT = re.compile(r"\s*(?:(?P<word>[$€£]?[\w'’.-]+)|[,.;:!?)]|\Z)")
+# "the fall of 2019", "in fall 2020", "last fall": a season.
+_SEASON_AFTER = re.compile(r"\s+(?:of\s+)?(?:19|20)\d\d\b|\s*(?:[,.;:!?)]|\Z)")
+_SEASON_BEFORE = wordset("last next this early late that")
+# "dropped out", "cut off", "fell ill": another verb than a movement.
+_PHRASAL = re.compile(
+    r"\s+(?:out|off|away|apart|through|behind|ill|sick|asleep|silent|victim|prey|short)\b", re.IGNORECASE
+)
+# A measure before a comparative: "40% lower", "2-fold higher", "three times higher".
+_MEASURE = re.compile(r"[$€£]?[\d.,]+%?|\w+-fold|times|points?|percent")
+_ACCIDENTS_BEFORE = wordset("of from fewer more prevent prevents preventing prevented")
+
+
+def _readings() -> dict[str, tuple[int, frozenset[tuple[Grammar, Form]]]]:
+    table: dict[str, tuple[int, set[tuple[Grammar, Form]]]] = {}
+    for grammar, direction, forms in _VERBS:
+        for word, form in zip(forms.split(), _FORMS, strict=True):
+            table.setdefault(word, (direction, set()))[1].add((grammar, form))
+    for word, direction in _COMPARATIVES:
+        table.setdefault(word, (direction, set()))[1].add(("comparative", "comparative"))
+    return {w: (d, frozenset(r)) for w, (d, r) in table.items()}
+
+
+_READINGS = _readings()
+UP = frozenset(w for w, (d, _) in _READINGS.items() if d > 0)
+DIRECTION = re.compile(r"\b(?:" + "|".join(sorted(_READINGS)) + r")\b", re.IGNORECASE)
+
+
+def way(word: str) -> int:
+    """1 for a word of rising, -1 for one of falling, 0 for any other word."""
+    found = _READINGS.get(word.lower())
+    return found[0] if found else 0
+
+
+def forms(word: str) -> frozenset[Form]:
+    """The forms `word` may be: "cut" base, past or participle; "rose" past only."""
+    found = _READINGS.get(word.lower())
+    return frozenset(f for _, f in found[1]) if found else frozenset()
+
+
+def fits(mine: str, theirs: str, *, used: Grammar | None = None, form: Form | None = None) -> bool:
+    """Whether `theirs` can stand in `mine`'s place in every reading `mine` may have: the same form, and
+    the same grammar, or a word that goes both ways in place of a transitive or intransitive one.
+    `used` and `form`: what the sentence makes of `mine` where the word alone cannot say ("increased
+    the dose": transitive; "has increased": a participle, so "has fell" is no fix)."""
+    ours, other = _READINGS.get(mine.lower()), _READINGS.get(theirs.lower())
+    if ours is None or other is None:
+        return False
+    readings = {(used if used and g == "both" else g, f) for g, f in ours[1]}
+    if form is not None and any(f == form for _, f in readings):
+        readings = {(g, f) for g, f in readings if f == form}
+    return all(any(_stands_in(r, o) for o in other[1]) for r in readings)
+
+
+def _stands_in(mine: tuple[Grammar, Form], theirs: tuple[Grammar, Form]) -> bool:
+    if mine[1] != theirs[1]:
+        return False
+    return mine[0] == theirs[0] or (theirs[0] == "both" and mine[0] in ("intransitive", "transitive"))
+
+
+def movement_words(text: str, lo: int = 0, hi: int | None = None) -> list[re.Match[str]]:
+    """The words of movement in text[lo:hi], leaving out names, seasons, accidents and comparatives
+    that name a kind."""
+    found = DIRECTION.finditer(text, lo, len(text) if hi is None else hi)
+    return [
+        m
+        for m in found
+        if not _named(text, m) and not _not_moving(text, m) and not _PHRASAL.match(text, m.end())
+    ]
+
+
+def usage(text: str, m: re.Match[str]) -> tuple[Grammar | None, Form | None]:
+    """How the sentence uses a word of movement where the word alone cannot say: its form (`_form`),
+    and for a word that goes both ways, an object before a determiner ("increased the dose") and
+    none before a figure, a preposition, an adverb or the clause's end ("increased 5%")."""
+    previous = _previous(text, m)
+    if "comparative" in forms(m.group(0)) and _said_of(text, m):
+        return "comparative", "comparative"  # "was lower": not the verb "to lower"
+    form = _form(m.group(0), previous)
+    if previous in _BE:
+        return "transitive", form
+    after = _NEXT.match(text, m.end())
+    word = (after.group("word") or "").lower() if after else ""
+    if not word:
+        return "intransitive", form
+    if word in DETERMINERS or word in _POSSESSIVES:
+        return "transitive", form
+    free = word in _UNBOUND or word.endswith("ly") or word.lstrip("$€£")[:1].isdigit()
+    return ("intransitive" if free else None), form
+
+
+def _form(word: str, previous: str) -> Form | None:
+    """After "be" or "have" a participle, after "will" or "to" a base form; "increased" alone a past
+    tense. "cut" alone may be any of them, and no form is assumed ("They cut rates" is no "raised")."""
+    if previous in _BE | _HAVE:
+        return "participle"
+    if previous in _BASE_BEFORE:
+        return "base"
+    return "past" if "past" in forms(word) and "base" not in forms(word) else None
+
+
+def _previous(text: str, m: re.Match[str]) -> str:
+    before = text[: m.start()].split()[-1:]
+    return before[0].lower() if before else ""
+
+
+def _named(text: str, m: re.Match[str]) -> bool:
+    """A capitalized word beside another: part of a name ("Niagara Falls", "Rose Byrne")."""
+    if not m.group(0)[:1].isupper():
+        return False
+    before, after = text[: m.start()].split()[-1:], text[m.end() :].split()[:1]
+    return any(_NAME_WORD.match(w) for w in before + after)
+
+
+def _not_moving(text: str, m: re.Match[str]) -> bool:
+    """A season, accidents, or a comparative naming a kind: no movement of anything."""
+    word, previous = m.group(0).lower(), _previous(text, m)
+    if word == "fall":
+        return previous in _SEASON_BEFORE or bool(_SEASON_AFTER.match(text, m.end()))
+    if word == "falls":
+        return previous in _ACCIDENTS_BEFORE
+    if "comparative" not in forms(word) or (word == "lower" and previous in _BASE_BEFORE):
+        return False
+    return not _said_of(text, m)
+
+
+def _said_of(text: str, m: re.Match[str]) -> bool:
+    """A comparative said of something: after "be", a degree or a figure ("were higher", "much lower",
+    "40% lower", "2-fold higher"), or before "than" or the clause's end."""
+    previous = _previous(text, m)
+    figure = _MEASURE.fullmatch(previous) is not None
+    ends = re.match(r"\s*(?:than\b|[,.;:!?)]|\Z)", text[m.end() :]) is not None
+    return previous in _BE or previous in _DEGREE or figure or ends
