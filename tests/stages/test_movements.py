@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.stages.movements import DIRECTION, UP, Form, Grammar, fits, forms, way
+from workers.stages.movements import DIRECTION, UP, Form, Grammar, fits, forms, movement_words, way
 
 
 def test_every_word_has_one_way() -> None:
@@ -63,3 +63,17 @@ def test_a_word_that_would_change_the_sentence_does_not_fit(
     mine: str, theirs: str, used: Grammar | None, form: Form | None
 ) -> None:
     assert not fits(mine, theirs, used=used, form=form)
+
+
+def test_only_words_that_move_something_are_movements() -> None:
+    def moving(text: str) -> list[str]:
+        return [m.group(0) for m in movement_words(text)]
+
+    assert moving("Higher doses rose in the fall of 2019.") == ["rose"]
+    assert moving("Costs were higher than expected; the lower court ruled.") == ["higher"]
+    assert moving("Rose Byrne dropped out and declined to comment.") == []
+    assert moving("Sales declined to 3% as the risk of falls fell 40% lower.") == [
+        "declined",
+        "fell",
+        "lower",
+    ]

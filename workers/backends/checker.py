@@ -204,9 +204,8 @@ class OfflineChecker:
             found += charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
             moved = direction_conflicts(claim, ev, segment)
             if moved:  # a movement said in one sentence: a value paired in another is not the claim's
-                found = [c for c, p in zip(found, spans, strict=False) if _within(p, segment)] + found[
-                    len(spans) :
-                ]
+                paired, rest = found[: len(spans)], found[len(spans) :]
+                found = [c for c, p in zip(paired, spans, strict=True) if _within(p, segment)] + rest
             found += moved
             found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
             outcomes = outcome_conflicts(claim, ev, segment)

@@ -22,7 +22,8 @@ result clashes with the other way in the window's clause only where:
   million") is among the window's ("cut the recommended dose" is about a dose; "rose 20%" is
   "decreased by 20%"), and a comparison is not turned round ("higher in 2023 than in 2022" against
   "lower in 2022 than in 2023");
-- no "not" stands in either clause ("Revenue did not rise" agrees with "Revenue fell"), and the
+- no "not" or refusal ("declined to approve") stands in either clause ("Revenue did not rise"
+  agrees with "Revenue fell"), and the
   window's part is no expectation ("Analysts expected revenue to rise") unless the claim is a
   forecast too;
 - the word is a movement at all (`movements.movement_words`: no name, season, other verb or kind).
@@ -79,6 +80,9 @@ _EXPECTED = re.compile(
 _SAID = re.compile(
     r"\b(?:said|says|reported|reports|stated|announced|noted|found|showed)\s+(?:that\s+)?", re.IGNORECASE
 )
+_REFUSAL = re.compile(r"\b(?:declin|refus|fail)(?:e|es|ed|ing|s)?\s+to\s+[a-z]", re.IGNORECASE)
+# "lower in the treatment group than": a comparison after the movement, within its clause.
+_THAN = re.compile(r"[^,;]*?\bthan\b")
 _FUTURE = re.compile(r"\b(?:will|shall|going to)\b", re.IGNORECASE)
 Find = Callable[[Parsed, int, int], list[re.Match[str]]]
 Fit = Callable[[str, str, Grammar | None, Form | None], bool]
@@ -99,7 +103,7 @@ def direction_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) ->
     """The claim's movement or result said the other way in a part of the window's clause `segment`."""
     for find, side, fit in ((_movements, way, _fits), (_results, _result_way, _same_number)):
         mine = find(claim, 0, len(claim.text))
-        if len({side(m.group(0)) for m in mine}) != 1 or negated(claim, (0, len(claim.text))):
+        if len({side(m.group(0)) for m in mine}) != 1 or _denied(claim, (0, len(claim.text))):
             continue
         parts = [p for p in _parts(ev, segment) if not _expected(claim, ev, p, find)]
         if any(_agrees(claim, ev, p, mine[0], find=find, side=side) for p in parts):
@@ -109,6 +113,11 @@ def direction_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) ->
             if clash is not None:
                 return [clash]
     return []
+
+
+def _denied(read: Parsed, span: tuple[int, int]) -> bool:
+    """A "not" in `span`, or a refusal that says as much ("the FDA declined to approve it")."""
+    return negated(read, span) or _REFUSAL.search(read.text, *span) is not None
 
 
 def _expected(claim: Parsed, ev: Parsed, part: tuple[int, int], find: Find) -> bool:
@@ -144,7 +153,7 @@ def _clash(
     part, segment = where
     theirs = find(ev, *part)
     word = mine[0]
-    if {side(m.group(0)) for m in theirs} != {-side(word.group(0))} or negated(ev, part):
+    if {side(m.group(0)) for m in theirs} != {-side(word.group(0))} or _denied(ev, part):
         return None
     other = theirs[0]
     if not restated(claim, ev, part, at=word.start()) or not same_time(claim, ev, _dated(ev, part, segment)):
@@ -185,11 +194,10 @@ def _subject(
     """Whether what moves in the claim, its content words before the movement (after a leading
     "According to the company,"), is what moves in the window: named before the window's movement
     (anywhere in the part for a passive; a noun's is after it, and restated; "The retailer said" is
-    not part of it). "flag": named there,
-    but as the owner of something else that moved ("The patient gained 10 pounds" against "the
-    patient's weight fell"; "The company gained market share" against "the company's market share
-    fell"), a clash no word can fix. "She was raised in Ohio" names nothing that moved; "The
-    population of Ohio fell" is not about her."""
+    not part of it). "flag": named there, but as the owner of something else that moved ("The
+    patient gained 10 pounds" against "the patient's weight fell"; "The company gained market share"
+    against "the company's market share fell"), a clash no word can fix. "She was raised in Ohio"
+    names nothing that moved; "The population of Ohio fell" is not about her."""
     if _noun(claim.text, word):  # "A fall of 5% in revenue": what fell comes after it
         return "same"
     lo = max(claim.segment_of(word.start())[0], claim.text.rfind(",", 0, word.start()) + 1)
@@ -277,7 +285,7 @@ def _compared(
     [..., "treatment", "group"], ["placebo", "group"]; "than analysts expected in the quarter":
     ["analyst", "expect"])."""
     start, end = read.segment_of(word.start())
-    found = re.compile(r"[^,;]*?\bthan\b").match(read.text, word.end(), end)
+    found = _THAN.match(read.text, word.end(), end)
     if found is None:
         return None
     words = [w for w in _WORD.findall(read.text[found.end() : end]) if w not in ",;:"]

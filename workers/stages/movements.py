@@ -11,7 +11,7 @@ the word alone cannot say.
 
 Not every such word is a movement (`movement_words`): not in a name ("Niagara Falls", "Rose
 Byrne"), not a season ("the fall of 2019"), not accidents ("the risk of falls"), not another verb
-("dropped out", "fell through", "fell ill", "cut off"), and a comparative
+("dropped out", "fell through", "fell ill", "cut off", "declined to comment"), and a comparative
 only where it is said of something ("costs were higher", "higher than expected"), not where it
 names a kind ("higher education", "the lower court", "at higher doses").
 
@@ -85,6 +85,8 @@ _PHRASAL = re.compile(
 )
 # A measure before a comparative: "40% lower", "2-fold higher", "three times higher".
 _MEASURE = re.compile(r"[$€£]?[\d.,]+%?|\w+-fold|times|points?|percent")
+# "declined to comment", "declined to hear the case": a refusal, not a fall ("declined to 3%" is one).
+_REFUSED = re.compile(r"\s+to\s+(?!(?:the|its|their|his|her|a|an|lowest|record|levels?)\b)[a-z]")
 _ACCIDENTS_BEFORE = wordset("of from fewer more prevent prevents preventing prevented")
 
 
@@ -142,7 +144,10 @@ def movement_words(text: str, lo: int = 0, hi: int | None = None) -> list[re.Mat
     return [
         m
         for m in found
-        if not _named(text, m) and not _not_moving(text, m) and not _PHRASAL.match(text, m.end())
+        if not _named(text, m)
+        and not _not_moving(text, m)
+        and not _PHRASAL.match(text, m.end())
+        and not (m.group(0).lower().startswith("declin") and _REFUSED.match(text, m.end()))
     ]
 
 
