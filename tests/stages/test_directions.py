@@ -155,6 +155,7 @@ def test_a_word_that_does_not_fit_the_claims_grammar_flags_without_a_fix(
             "In 2019 the patient's blood pressure in the trial rose, and he dropped out.",
         ),
         ("Costs rose in 2022.", "Revenue rose in 2022, while costs fell in 2023."),
+        ("Stock prices rose 9% in March.", "In April, credit spreads widened while stock prices dropped 9%."),
     ],
 )
 def test_no_clash_unless_the_same_thing_moves_the_other_way(claim: str, window: str) -> None:
@@ -264,6 +265,12 @@ def test_no_clash_unless_the_same_thing_moves_the_other_way(claim: str, window: 
             "Both units reported profits in 2022.",
             "Both units reported losses in 2022, the filing said.",
             ("profits", "losses", "losses"),
+        ),
+        # an opening phrase frames every part of its clause
+        (
+            "Stock prices rose 9% in March.",
+            "In March, credit spreads widened 40 basis points while stock prices dropped 9%.",
+            ("rose", "dropped", "dropped"),
         ),
         # the claim's object is the window's subject: a clash no word fixes
         (

@@ -32,9 +32,12 @@ def same_time(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
     return all(s.value in theirs for s in claim.slots if s.kind in times)
 
 
-def restated(claim: Parsed, ev: Parsed, segment: tuple[int, int], *, at: int) -> bool:
+def restated(
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], *, at: int, framed: tuple[int, int] | None = None
+) -> bool:
     """Whether the window's clause holds every content word of the claim's clause but the word at `at`
-    (the outcome or the movement said the other way) and the claim's figures and dates."""
+    (the outcome or the movement said the other way) and the claim's figures and dates; `framed`, a
+    phrase that frames the clause ("In March,"), counts as part of it."""
     lo, hi = claim.segment_of(at)
     figures = [s for s in claim.values if s.kind is not SlotKind.ENTITY]  # said in other guises
     mine = [
@@ -44,5 +47,6 @@ def restated(claim: Parsed, ev: Parsed, segment: tuple[int, int], *, at: int) ->
         and not t.start <= at < t.end
         and not any(s.start <= t.start < s.end for s in figures)
     ]
-    theirs = [t.stem for t in ev.terms if segment[0] <= t.start < segment[1]]
+    spans = [segment] if framed is None else [segment, framed]
+    theirs = [t.stem for t in ev.terms if any(lo <= t.start < hi for lo, hi in spans)]
     return covered(mine, theirs) == 1.0

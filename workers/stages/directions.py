@@ -13,7 +13,8 @@ result clashes with the other way in the window's clause only where:
   relative clause ("Smith, who was raised in Ohio, ..."); no part states the claim's own way about
   its words ("Earlier reports said costs rose, but audited figures show costs fell");
 - that part restates every other content word of the claim's clause and every year and date the
-  claim gives (`stages.clauses`; a part without its own is dated by its clause), and what moves in
+  claim gives (`stages.clauses`; a part without its own is dated by its clause, and a clause's
+  opening phrase, "In March,", frames every part), and what moves in
   the claim, its words before the movement (after "According to X," or "X said"), comes before the
   window's too (anywhere in the part for a passive, "Rates were cut by the Fed"): the same thing
   moved, at the same time ("Costs fell" is no clash with "Revenue rose"; "rose in 2023" none with
@@ -83,6 +84,10 @@ _SAID = re.compile(
 _REFUSAL = re.compile(r"\b(?:declin|refus|fail)(?:e|es|ed|ing|s)?\s+to\s+[a-z]", re.IGNORECASE)
 # "lower in the treatment group than": a comparison after the movement, within its clause.
 _THAN = re.compile(r"[^,;]*?\bthan\b")
+# A clause's opening phrase that frames every part of it: "In March,", "During the third quarter,".
+_OPENING = re.compile(
+    r"\s*(?:in|during|for|over|after|since|by|at|on|across|throughout|between)\b[^,;]*,", re.IGNORECASE
+)
 _FUTURE = re.compile(r"\b(?:will|shall|going to)\b", re.IGNORECASE)
 Find = Callable[[Parsed, int, int], list[re.Match[str]]]
 Fit = Callable[[str, str, Grammar | None, Form | None], bool]
@@ -156,7 +161,11 @@ def _clash(
     if {side(m.group(0)) for m in theirs} != {-side(word.group(0))} or _denied(ev, part):
         return None
     other = theirs[0]
-    if not restated(claim, ev, part, at=word.start()) or not same_time(claim, ev, _dated(ev, part, segment)):
+    framed = _OPENING.match(ev.text, segment[0], part[0]) if part[0] > segment[0] else None
+    opening = framed.span() if framed else None
+    if not restated(claim, ev, part, at=word.start(), framed=opening) or not same_time(
+        claim, ev, _dated(ev, part, segment)
+    ):
         return None
     subject = _subject(claim, ev, word, part, other)
     if subject is None or (subject == "same" and not _same_object(claim, word, ev, other, part)):
