@@ -16,7 +16,7 @@ from __future__ import annotations
 from workers.stages.align import Parsed, covered
 from workers.stages.slots import SlotKind
 
-__all__ = ["negated", "restated", "same_time"]
+__all__ = ["negated", "restated", "same_time", "stems_between"]
 
 
 def negated(read: Parsed, span: tuple[int, int]) -> bool:
@@ -38,15 +38,22 @@ def restated(
     """Whether the window's clause holds every content word of the claim's clause but the word at `at`
     (the outcome or the movement said the other way) and the claim's figures and dates; `framed`, a
     phrase that frames the clause ("In March,"), counts as part of it."""
-    lo, hi = claim.segment_of(at)
-    figures = [s for s in claim.values if s.kind is not SlotKind.ENTITY]  # said in other guises
-    mine = [
-        t.stem
-        for t in claim.terms
-        if lo <= t.start < hi
-        and not t.start <= at < t.end
-        and not any(s.start <= t.start < s.end for s in figures)
-    ]
+    mine = stems_between(claim, *claim.segment_of(at), skip=at)
     spans = [segment] if framed is None else [segment, framed]
     theirs = [t.stem for t in ev.terms if any(lo <= t.start < hi for lo, hi in spans)]
     return covered(mine, theirs) == 1.0
+
+
+def stems_between(
+    read: Parsed, lo: int, hi: int, *, values: bool = False, skip: int | None = None
+) -> list[str]:
+    """The content words of read.text[lo:hi] but the one at `skip`, leaving out figures and dates
+    (said in other guises) unless `values`."""
+    figures = [] if values else [s for s in read.values if s.kind is not SlotKind.ENTITY]
+    return [
+        t.stem
+        for t in read.terms
+        if lo <= t.start < hi
+        and not (skip is not None and t.start <= skip < t.end)
+        and not any(s.start <= t.start < s.end for s in figures)
+    ]

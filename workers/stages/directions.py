@@ -51,7 +51,7 @@ from typing import Literal
 
 from workers.stages._text import DETERMINERS, STOPWORDS, same_case, wordset
 from workers.stages.align import Parsed, covered
-from workers.stages.clauses import negated, restated, same_time
+from workers.stages.clauses import negated, restated, same_time, stems_between
 from workers.stages.movements import DIRECTION, Form, Grammar, fits, movement_words, usage, way
 from workers.stages.slots import SlotKind
 from workers.stages.terms import content_terms, terms_match
@@ -61,7 +61,6 @@ __all__ = ["DirectionClash", "direction_clashes"]
 _PROFIT, _LOSS = wordset("profit profits surplus surpluses"), wordset("loss losses deficit deficits")
 _RESULT = re.compile(r"\b(?:" + "|".join(sorted(_PROFIT | _LOSS)) + r")\b", re.IGNORECASE)
 _SINGULAR = wordset("profit surplus loss deficit")
-_POSSESSIVES = wordset("its their his her our your my")
 # "and", "as" or "while" that starts another movement, of the same subject or another: "increased the
 # risk and lowered the dose", "revenue rose and costs fell", "margin declined as costs climbed".
 _AND_MOVING = re.compile(
@@ -211,11 +210,13 @@ def _subject(
         return "same"
     lo = max(claim.segment_of(word.start())[0], claim.text.rfind(",", 0, word.start()) + 1)
     said_by = [m.end() for m in _SAID.finditer(claim.text, lo, word.start())]
-    before = _stems(claim, said_by[-1], word.start()) if said_by else []
-    before = before or _stems(claim, lo, word.start())  # "reported losses": the reporter is the subject
+    before = stems_between(claim, said_by[-1], word.start()) if said_by else []
+    before = before or stems_between(
+        claim, lo, word.start()
+    )  # "reported losses": the reporter is the subject
     if usage(claim.text, word) == ("transitive", "participle"):
-        return "same" if before and covered(before, _stems(ev, *part)) == 1.0 else None
-    said = _stems(ev, part[0], other.start())
+        return "same" if before and covered(before, stems_between(ev, *part)) == 1.0 else None
+    said = stems_between(ev, part[0], other.start())
     if not before or covered(before, said) < 1.0:
         return None
     owned = [
@@ -230,16 +231,6 @@ def _subject(
     mine, theirs = _object(claim.text, word.end(), len(claim.text)), _object(ev.text, other.end(), part[1])
     moved = mine == theirs == ["#"] or (mine != ["#"] and bool(mine) and covered(mine, said) == 1.0)
     return "flag" if moved else None
-
-
-def _stems(read: Parsed, lo: int, hi: int, *, values: bool = False) -> list[str]:
-    """The content words of read.text[lo:hi], leaving out figures and dates unless `values`."""
-    figures = [] if values else [s for s in read.values if s.kind is not SlotKind.ENTITY]
-    return [
-        t.stem
-        for t in read.terms
-        if lo <= t.start and t.end <= hi and not any(s.start <= t.start < s.end for s in figures)
-    ]
 
 
 def _noun(text: str, word: re.Match[str]) -> bool:
@@ -272,7 +263,7 @@ def _object(text: str, start: int, hi: int) -> list[str]:
     """The stems of the words a movement acts on, up to the first function word: ["#"] for a figure,
     [] for none ("rose sharply", "fell by 5%")."""
     words = [w.lower() for w in _WORD.findall(text[start:hi])]
-    while words and (words[0] in DETERMINERS or words[0] in _POSSESSIVES or words[0].endswith("ly")):
+    while words and (words[0] in DETERMINERS or words[0].endswith("ly")):
         words = words[1:]
     if words[:1] == ["by"] and words[1:2] and words[1].lstrip("$€£")[:1].isdigit():
         return ["#"]  # "decreased by 20%" is "fell 20%"
@@ -301,7 +292,7 @@ def _compared(
     while words and words[0].lower() in STOPWORDS:
         words = words[1:]
     taken = " ".join(words[: next((i for i, w in enumerate(words) if w.lower() in STOPWORDS), len(words))])
-    before = _stems(read, start if lo is None else lo, found.end(), values=True)
+    before = stems_between(read, start if lo is None else lo, found.end(), values=True)
     return before, [t.stem for t in content_terms(taken)]
 
 

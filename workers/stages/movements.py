@@ -67,7 +67,6 @@ _NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
 _BE = wordset("be is are was were been being get gets got")
 _HAVE = wordset("has have had having")
 _BASE_BEFORE = wordset("will would shall should can could may might must to do does did")
-_POSSESSIVES = wordset("its their his her our your my")
 # Before a comparative said of something: "were higher", "much lower".
 _DEGREE = wordset(
     "much far slightly significantly substantially considerably markedly somewhat even no any little a bit"
@@ -165,7 +164,7 @@ def usage(text: str, m: re.Match[str]) -> tuple[Grammar | None, Form | None]:
     word = (after.group("word") or "").lower() if after else ""
     if not word:
         return "intransitive", form
-    if word in DETERMINERS or word in _POSSESSIVES:
+    if word in DETERMINERS:
         return "transitive", form
     free = word in _UNBOUND or word.endswith("ly") or word.lstrip("$€£")[:1].isdigit()
     return ("intransitive" if free else None), form
