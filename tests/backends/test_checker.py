@@ -789,3 +789,12 @@ def test_a_movement_said_in_one_sentence_fixes_no_value_paired_in_another() -> N
     )
     assert result.label is Judgement.CONTRADICT
     assert _apply(claim, result) == "The state closed fiscal 2023 with a $1.4 billion surplus."
+
+
+def test_a_movement_no_word_fixes_leaves_the_claims_figures_unfixed() -> None:
+    # "gained 2 percentage points" would state the opposite of the window: the claim is only flagged
+    claim = "The company gained 3 percentage points of market share in 2023."
+    result = _judge(claim, "In 2023, the company's market share fell by 2 percentage points to 18%.")
+    assert result.label is Judgement.CONTRADICT
+    assert result.fixes == ()
+    assert "direction: 'gained' in claim, 'fell' in evidence" in result.reason

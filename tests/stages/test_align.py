@@ -96,3 +96,8 @@ def test_a_figure_is_tied_only_through_a_name_the_window_states() -> None:
     window = Parsed.of("UKIP, which won May's election, spent £2,956,737, while the Tories spent £2,980,815.")
     pairs = pair_slots(Parsed.of("the Conservatives spent £2,980,815"), window)
     assert not any(p.tied for p in pairs)
+
+
+def test_a_word_of_movement_in_a_compound_is_what_the_text_is_about() -> None:
+    read = Parsed.of("The teams will meet again in a double-header as costs doubled.")
+    assert "header" in read.context() and read.context().count("doubl") == 1

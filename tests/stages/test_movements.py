@@ -77,3 +77,38 @@ def test_only_words_that_move_something_are_movements() -> None:
         "fell",
         "lower",
     ]
+
+
+def test_getting_better_or_worse_is_a_scale_of_its_own() -> None:
+    # "pain improved" says what "pain fell" says: the two scales never meet
+    assert [way(w) for w in ("improved", "worsened", "deteriorating", "better", "worse")] == [
+        2,
+        -2,
+        -2,
+        2,
+        -2,
+    ]
+    assert [way(w) for w in ("doubled", "halved", "widened", "narrowed", "lost", "dipped")] == [
+        1,
+        -1,
+        1,
+        -1,
+        -1,
+        -1,
+    ]
+    assert fits("improved", "worsened") and fits("better", "worse") and fits("lost", "gained")
+
+
+def test_compounds_adjectives_and_idioms_are_no_movements() -> None:
+    def moving(text: str) -> list[str]:
+        return [m.group(0) for m in movement_words(text)]
+
+    assert moving("A double-blind trial of cost-cutting measures gave a double dose.") == []
+    assert moving("It won by a narrow margin and doubled down on the plan.") == []
+    assert moving("It lost the appeal, lost 5% of its value and ended a losing streak.") == ["lost"]
+    assert moving("Spreads will narrow as results were better than expected.") == ["narrow", "better"]
+    assert moving("The patient lost weight; symptoms improved, then deteriorated.") == [
+        "lost",
+        "improved",
+        "deteriorated",
+    ]

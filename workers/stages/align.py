@@ -110,11 +110,13 @@ class Parsed:
         return [s for s in self.slots if s.kind in _VALUES]
 
     def context(self) -> list[str]:
-        """Content words outside value slots and direction words: what the text is about."""
+        """Content words outside value slots and direction words: what the text is about (a word of a
+        compound, "double-header", is what it is about)."""
         return [
             t.stem
             for t in self.terms
-            if not _inside(t, self.values) and not DIRECTION.fullmatch(self.text[t.start : t.end])
+            if not _inside(t, self.values)
+            and not (DIRECTION.fullmatch(self.text[t.start : t.end]) and not _hyphened(self.text, t))
         ]
 
     def near(self, slot: Slot, *, n: int = 4) -> list[str]:
@@ -390,6 +392,10 @@ def covered(needles: Sequence[str], hay: Collection[str]) -> float:
 
 def _inside(term: Term, slots: Sequence[Slot]) -> bool:
     return any(s.start <= term.start < s.end for s in slots)
+
+
+def _hyphened(text: str, t: Term) -> bool:
+    return text[t.end : t.end + 1] == "-" or (t.start > 0 and text[t.start - 1] == "-")
 
 
 def _segments(text: str) -> tuple[tuple[int, int], ...]:

@@ -13,6 +13,8 @@ Usage::
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 from workers.stages.align import Parsed, covered
 from workers.stages.slots import SlotKind
 
@@ -24,36 +26,50 @@ def negated(read: Parsed, span: tuple[int, int]) -> bool:
     return any(s.kind is SlotKind.NEGATION and span[0] <= s.start < span[1] for s in read.slots)
 
 
-def same_time(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
+def same_time(
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], *, within: tuple[int, int] | None = None
+) -> bool:
     """Whether the window's clause states every year and date of the claim: "convicted in 2015" is
-    not the "acquitted in 2017" of a retrial."""
+    not the "acquitted in 2017" of a retrial. `within`: the part of the claim whose times count, where
+    it gives its own ("Sales fell in January but rose in March": March for the rise)."""
     times = {SlotKind.YEAR, SlotKind.DATE}
     theirs = {s.value for s in ev.slots if s.kind in times and segment[0] <= s.start < segment[1]}
-    return all(s.value in theirs for s in claim.slots if s.kind in times)
+    mine = [s for s in claim.slots if s.kind in times]
+    own = [s for s in mine if within and within[0] <= s.start < within[1]]
+    return all(s.value in theirs for s in own or mine)
 
 
 def restated(
-    claim: Parsed, ev: Parsed, segment: tuple[int, int], *, at: int, framed: tuple[int, int] | None = None
+    claim: Parsed,
+    ev: Parsed,
+    segment: tuple[int, int],
+    *,
+    at: int,
+    framed: Sequence[tuple[int, int]] = (),
+    unsaid: Collection[int] = (),
+    within: tuple[int, int] | None = None,
 ) -> bool:
     """Whether the window's clause holds every content word of the claim's clause but the word at `at`
-    (the outcome or the movement said the other way) and the claim's figures and dates; `framed`, a
-    phrase that frames the clause ("In March,"), counts as part of it."""
-    mine = stems_between(claim, *claim.segment_of(at), skip=at)
-    spans = [segment] if framed is None else [segment, framed]
+    (the outcome or the movement said the other way), the words at `unsaid` (the "compared" of
+    "Compared with 2021,", which a window says with "than") and the claim's figures and dates;
+    `framed`, phrases that frame the clause ("In March,"), count as part of it; `within`, the part
+    of the claim's clause to restate where it says more than one thing ("Revenue rose as costs fell")."""
+    mine = stems_between(claim, *(within or claim.segment_of(at)), skip=(at, *unsaid))
+    spans = [segment, *framed]
     theirs = [t.stem for t in ev.terms if any(lo <= t.start < hi for lo, hi in spans)]
     return covered(mine, theirs) == 1.0
 
 
 def stems_between(
-    read: Parsed, lo: int, hi: int, *, values: bool = False, skip: int | None = None
+    read: Parsed, lo: int, hi: int, *, values: bool = False, skip: Collection[int] = ()
 ) -> list[str]:
-    """The content words of read.text[lo:hi] but the one at `skip`, leaving out figures and dates
-    (said in other guises) unless `values`."""
+    """The content words of read.text[lo:hi] but those at the offsets `skip`, leaving out figures and
+    dates (said in other guises) unless `values`."""
     figures = [] if values else [s for s in read.values if s.kind is not SlotKind.ENTITY]
     return [
         t.stem
         for t in read.terms
         if lo <= t.start < hi
-        and not (skip is not None and t.start <= skip < t.end)
+        and not any(t.start <= at < t.end for at in skip)
         and not any(s.start <= t.start < s.end for s in figures)
     ]

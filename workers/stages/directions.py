@@ -7,33 +7,42 @@ against "increased the risk", "The dosage should be increased" against "reduced"
 profit" against "a loss": all verified). Here the claim's word of movement (`stages.movements`) or
 result clashes with the other way in the window's clause only where:
 
-- the claim's words of that kind all go one way and a part of the window's clause only the other
-  way (a clause is cut at ", while", "but", ", and", and at "and", "as" or "while" before another
-  movement: "Corn prices fell, while wheat prices rose" says two things); neither word stands in a
-  relative clause ("Smith, who was raised in Ohio, ..."); no part states the claim's own way about
-  its words ("Earlier reports said costs rose, but audited figures show costs fell");
-- that part restates every other content word of the claim's clause and every year and date the
-  claim gives (`stages.clauses`; a part without its own is dated by its clause, and a clause's
-  opening phrase, "In March,", frames every part), and what moves in
+- a part of the claim's clause says one way and a part of the window's only the other way, each
+  kind on its own scale (amounts, "rose"; qualities, "improved", since "pain improved" is "pain
+  fell"; results, "profit"). Both clauses are cut into parts at ", while", "but", ", and", at "and",
+  "as" or "while" before another movement ("Corn prices fell, while wheat prices rose" says two
+  things), at "after", "because", "when" ... before one ("Blood pressure fell after the dose was
+  doubled"), and after a leading clause with one ("After the dose was doubled,"), so each part of
+  "Revenue rose as costs fell" is read, and fixed, on its own. Neither word stands in a relative
+  clause ("Smith, who was raised in Ohio, ..."); no part states the claim's own way about its words
+  ("Earlier reports said costs rose, but audited figures show costs fell", at the claim's time), nor
+  does a part whose subject is a pronoun or left out and which says nothing more, with the claim's
+  figure ("..., but it lost $5 million as charges mounted"; not "..., but it fell in Europe");
+- the window's part, with the clauses under it, restates every other content word of the claim's
+  part and every year and date the claim gives (`stages.clauses`; a part without its own is dated
+  by its clause, and a clause's opening phrase, "In March,", frames every part), and what moves in
   the claim, its words before the movement (after "According to X," or "X said"), comes before the
-  window's too (anywhere in the part for a passive, "Rates were cut by the Fed"): the same thing
+  window's too (anywhere in the part for a passive, "Rates were cut by the Fed"; in the part
+  before it where its subject is left out, "Revenue rose in 2023 but fell in 2024"): the same thing
   moved, at the same time ("Costs fell" is no clash with "Revenue rose"; "rose in 2023" none with
   "fell in 2022"; "She was raised in Ohio" none with "Ohio's population fell");
 - what the movement acts on is the same: the claim's object ("raised concerns", "raised $50
   million") is among the window's ("cut the recommended dose" is about a dose; "rose 20%" is
   "decreased by 20%"), and a comparison is not turned round ("higher in 2023 than in 2022" against
-  "lower in 2022 than in 2023");
+  "lower in 2022 than in 2023"; "Compared with 2021, visits were higher in 2022" is "higher in 2022
+  than in 2021");
 - no "not" or refusal ("declined to approve") stands in either clause ("Revenue did not rise"
   agrees with "Revenue fell"), and the
   window's part is no expectation ("Analysts expected revenue to rise") unless the claim is a
   forecast too;
 - the word is a movement at all (`movements.movement_words`: no name, season, other verb or kind).
 
-The fix is the window's word, where it is the claim's only such word, the window's part has one,
-and it fits the claim's grammar (`movements.fits`; a result of the same number, "profit" -> "loss",
-"profits" -> "losses"); otherwise the claim is flagged, not edited. Where the window's movement is
+The fix is the window's word, where it is the only such word of the claim's part and of the
+window's, and it fits the claim's grammar (`movements.fits`; a result of the same number, "profit"
+-> "loss", "profits" -> "losses"); otherwise the claim is flagged, not edited, and none of its
+values is fixed either (`backends/checker.py`). Where the window's movement is
 of something the claim's subject owns ("The patient gained 10 pounds" against "the patient's weight
-fell 10 pounds") the claim is flagged, never fixed.
+fell 10 pounds", the same figure) the claim is flagged, never fixed.
 
 Usage::
 
@@ -46,13 +55,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from workers.stages._text import DETERMINERS, STOPWORDS, same_case, wordset
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import negated, restated, same_time, stems_between
-from workers.stages.movements import DIRECTION, Form, Grammar, fits, movement_words, usage, way
+from workers.stages.movements import Form, Grammar, fits, movement_words, usage, way
+from workers.stages.parts import Find, clause_of, elided, parts
 from workers.stages.slots import SlotKind
 from workers.stages.terms import content_terms, terms_match
 
@@ -61,12 +71,6 @@ __all__ = ["DirectionClash", "direction_clashes"]
 _PROFIT, _LOSS = wordset("profit profits surplus surpluses"), wordset("loss losses deficit deficits")
 _RESULT = re.compile(r"\b(?:" + "|".join(sorted(_PROFIT | _LOSS)) + r")\b", re.IGNORECASE)
 _SINGULAR = wordset("profit surplus loss deficit")
-# "and", "as" or "while" that starts another movement, of the same subject or another: "increased the
-# risk and lowered the dose", "revenue rose and costs fell", "margin declined as costs climbed".
-_AND_MOVING = re.compile(
-    r"\s+(?:and|as|even as|while|whereas)\s+(?=(?:[\w'’$%.-]+\s+){0,3}" + DIRECTION.pattern + ")",
-    re.IGNORECASE,
-)
 _WORD = re.compile(r"[$€£]?[\w'’.%-]+|[,;:]")
 # A part that tells what someone expected or believed, not what happened: "Analysts expected revenue
 # to rise", "Many investors believed revenue rose".
@@ -82,14 +86,27 @@ _SAID = re.compile(
 )
 _REFUSAL = re.compile(r"\b(?:declin|refus|fail)(?:e|es|ed|ing|s)?\s+to\s+[a-z]", re.IGNORECASE)
 # "lower in the treatment group than": a comparison after the movement, within its clause.
-_THAN = re.compile(r"[^,;]*?\bthan\b")
+_THAN = re.compile(r"[^,;]*?(?<!-)\bthan\b(?!-)")
 # A clause's opening phrase that frames every part of it: "In March,", "During the third quarter,".
 _OPENING = re.compile(
     r"\s*(?:in|during|for|over|after|since|by|at|on|across|throughout|between)\b[^,;]*,", re.IGNORECASE
 )
+# "Compared with 2021,", "relative to placebo": a comparison like "than", wherever it stands.
+_COMPARED_WITH = re.compile(r"\b(?:compared\s+(?:with|to)|relative\s+to|versus|vs\.?)\s+", re.IGNORECASE)
+# A part whose subject is a pronoun: ", but it", "and she still".
+_PRONOUN = re.compile(
+    r"[\s,;]*(?:(?:and|but|while|as|yet|so|then)\s+)(?:(?:it|they|he|she|we)\s+)?(?:\w+ly\s+|still\s+|also\s+)?"
+    r"|[\s,;]*(?:it|they|he|she|we)\s+(?:\w+ly\s+|still\s+|also\s+)?",
+    re.IGNORECASE,
+)
+_BECAUSE = re.compile(
+    r"\b(?:as|because|after|before|when|while|since|despite|following|due)\b|,", re.IGNORECASE
+)
+# A figure and what it counts: "3 percentage points of ", "$2 billion in ", "10 pounds of ".
+_OF = re.compile(r"\s+(?:by\s+)?[$€£]?[\d.,]+\s*(?:%|[a-z]+(?:\s+points?)?)?\s+(?:of|in)\s+", re.IGNORECASE)
 _FUTURE = re.compile(r"\b(?:will|shall|going to)\b", re.IGNORECASE)
-Find = Callable[[Parsed, int, int], list[re.Match[str]]]
 Fit = Callable[[str, str, Grammar | None, Form | None], bool]
+Side = Callable[[str], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,19 +121,60 @@ class DirectionClash:
 
 
 def direction_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list[DirectionClash]:
-    """The claim's movement or result said the other way in a part of the window's clause `segment`."""
-    for find, side, fit in ((_movements, way, _fits), (_results, _result_way, _same_number)):
-        mine = find(claim, 0, len(claim.text))
-        if len({side(m.group(0)) for m in mine}) != 1 or _denied(claim, (0, len(claim.text))):
-            continue
-        parts = [p for p in _parts(ev, segment) if not _expected(claim, ev, p, find)]
-        if any(_agrees(claim, ev, p, mine[0], find=find, side=side) for p in parts):
-            continue
-        for part in parts:
-            clash = _clash(claim, ev, (part, segment), mine=mine, find=find, side=side, fit=fit)
-            if clash is not None:
-                return [clash]
-    return []
+    """The claim's movements or results said the other way in parts of the window's clause `segment`:
+    one clash at most for each part of the claim's clause ("Revenue rose as costs fell" against
+    "Revenue fell as costs rose": two). Where another part of the claim is left open (neither said
+    the same way nor the other, nor with a clash of another kind), no clash is fixed: half a
+    sentence fixed reads as a whole one."""
+    if _denied(claim, (0, len(claim.text))):
+        return []
+    read = [
+        (span, _clash_of(claim, ev, (span, cut), segment, kind))
+        for kind in _KINDS
+        for s in claim.segments
+        for cut in [parts(claim, s, kind[0])]
+        for span in cut
+    ]
+    clashes = [r for _, r in read if isinstance(r, DirectionClash)]
+    settled = [span for span, _ in read if any(span[0] <= c.start < span[1] for c in clashes)]
+    open_ = [span for span, r in read if r == "open" and span not in settled]
+    return [replace(c, fix=None) for c in clashes] if open_ else clashes
+
+
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """A part of the claim's clause, its words of one kind, and the words that name what moved where
+    its subject is left out ("The stock fell on Monday and rose on Tuesday": "The stock")."""
+
+    span: tuple[int, int]
+    words: list[re.Match[str]]
+    named: tuple[int, int] | None = None
+
+
+def _clash_of(
+    claim: Parsed,
+    ev: Parsed,
+    where: tuple[tuple[int, int], list[tuple[int, int]]],
+    segment: tuple[int, int],
+    kind: tuple[Find, Side, Fit],
+) -> DirectionClash | Literal["agrees", "open"] | None:
+    """The clash of the claim's part (`where`: it and its clause's parts) with a part of the window's
+    clause, for one kind of word; "agrees" where a part says it the claim's way, "open" where none
+    settles it; None where the part has no word of the kind."""
+    (span, cut), (find, side, fit) = where, kind
+    words = find(claim, *span)
+    if not words:
+        return None
+    mine = _Said(span, words, elided(claim, span, words[0], cut, find))
+    if len({side(m.group(0)) for m in mine.words}) != 1:
+        return "open"
+    theirs = [p for p in parts(ev, segment, find) if not _expected(claim, ev, p, find)]
+    if any(_agrees(claim, ev, (p, segment), mine, find=find, side=side) for p in theirs):
+        return "agrees"
+    clashes = (
+        _clash(claim, ev, (part, segment), mine=mine, find=find, side=side, fit=fit) for part in theirs
+    )
+    return next(filter(None, clashes), "open")
 
 
 def _denied(read: Parsed, span: tuple[int, int]) -> bool:
@@ -135,43 +193,72 @@ def _expected(claim: Parsed, ev: Parsed, part: tuple[int, int], find: Find) -> b
 def _agrees(
     claim: Parsed,
     ev: Parsed,
-    part: tuple[int, int],
-    word: re.Match[str],
+    where: tuple[tuple[int, int], tuple[int, int]],
+    mine: _Said,
     *,
     find: Find,
-    side: Callable[[str], int],
+    side: Side,
 ) -> bool:
-    """Whether a part of the window's clause says the claim's way about the claim's words: "Earlier
-    reports said costs rose, but audited figures show costs fell" states "Costs fell"."""
-    mine = side(word.group(0))
-    return restated(claim, ev, part, at=word.start()) and any(
-        side(m.group(0)) == mine and _subject(claim, ev, word, part, m) == "same" for m in find(ev, *part)
+    """Whether a part of the window's clause says the claim's way about the claim's words, at its time:
+    "Earlier reports said costs rose, but audited figures show costs fell" states "Costs fell";
+    "Revenue rose 5% in 2023 but fell in 2024" does not state "Revenue rose in 2024"."""
+    part, segment = where
+    word = mine.words[0]
+    same_way = [m for m in find(ev, *part) if side(m.group(0)) == side(word.group(0))]
+    if any(_pronoun_says(claim, ev, mine, where, m) for m in same_way):
+        return True
+    said = restated(claim, ev, part, at=word.start(), unsaid=_comparing(claim), within=mine.span)
+    return (
+        said
+        and same_time(claim, ev, _dated(ev, part, segment), within=mine.span)
+        and any(_subject(claim, ev, mine, (part, (part[0], m.start())), m) == "same" for m in same_way)
     )
 
 
+def _pronoun_says(
+    claim: Parsed, ev: Parsed, mine: _Said, where: tuple[tuple[int, int], tuple[int, int]], m: re.Match[str]
+) -> bool:
+    """Whether a part whose subject is a pronoun or left out says what the claim's part says, nothing
+    more, with its figure and at its time: "..., but it lost $5 million" may be "The company lost $5
+    million in 2023", "... deteriorated at first but improved" "The condition improved"; "..., but
+    it fell in Europe" is not "Revenue fell in 2023", nor "..., but they rose in 2022" "... in 2023"."""
+    part, segment = where
+    if not _PRONOUN.fullmatch(ev.text, part[0], m.start()) or not same_time(
+        claim, ev, _dated(ev, part, segment), within=mine.span
+    ):
+        return False
+    why = _BECAUSE.search(ev.text, m.end(), part[1])  # "... as charges mounted", "..., analysts said"
+    more = stems_between(ev, m.end(), why.start() if why else part[1])
+    figure = _figure(claim, mine.words[0].end(), mine.span[1])
+    same_figure = figure is None or figure == _figure(ev, m.end(), part[1])
+    return (not more or covered(more, stems_between(claim, *mine.span)) == 1.0) and same_figure
+
+
 def _clash(
-    claim: Parsed, ev: Parsed, where: tuple[tuple[int, int], tuple[int, int]], *, mine: list[re.Match[str]],
-    find: Find, side: Callable[[str], int], fit: Fit,
+    claim: Parsed, ev: Parsed, where: tuple[tuple[int, int], tuple[int, int]], *, mine: _Said, find: Find,
+    side: Side, fit: Fit,
 ) -> DirectionClash | None:  # fmt: skip
     """The clash of the claim's word with the other way in `part` of the window's clause `segment`."""
     part, segment = where
     theirs = find(ev, *part)
-    word = mine[0]
+    word = mine.words[0]
     if {side(m.group(0)) for m in theirs} != {-side(word.group(0))} or _denied(ev, part):
         return None
     other = theirs[0]
     framed = _OPENING.match(ev.text, segment[0], part[0]) if part[0] > segment[0] else None
-    opening = framed.span() if framed else None
-    if not restated(claim, ev, part, at=word.start(), framed=opening) or not same_time(
-        claim, ev, _dated(ev, part, segment)
-    ):
+    named = elided(ev, part, other, parts(ev, segment, find), find) or (part[0], other.start())
+    around = [framed.span()] if framed else []
+    around += [p for p in parts(ev, clause_of(ev, part, segment), find) if p != part and not find(ev, *p)]
+    if not restated(
+        claim, ev, part, at=word.start(), framed=[*around, named], unsaid=_comparing(claim), within=mine.span
+    ) or not same_time(claim, ev, _dated(ev, part, segment), within=mine.span):
         return None
-    subject = _subject(claim, ev, word, part, other)
-    if subject is None or (subject == "same" and not _same_object(claim, word, ev, other, part)):
+    subject = _subject(claim, ev, mine, (part, named), other)
+    if subject is None or (subject == "same" and not _same_object(claim, mine, ev, other, part)):
         return None
     alone = (
         subject == "same"
-        and len(mine) == 1
+        and len(mine.words) == 1
         and len(theirs) == 1
         and fit(word.group(0), other.group(0), *usage(claim.text, word))
     )
@@ -186,18 +273,12 @@ def _dated(ev: Parsed, part: tuple[int, int], segment: tuple[int, int]) -> tuple
     return part if any(s.kind in times and part[0] <= s.start < part[1] for s in ev.slots) else segment
 
 
-def _parts(ev: Parsed, segment: tuple[int, int]) -> list[tuple[int, int]]:
-    """The window's clause cut where another clause or another movement joins it."""
-    lo, hi = segment
-    moving = [
-        m.start() for m in _AND_MOVING.finditer(ev.text, lo, hi) if DIRECTION.search(ev.text, lo, m.start())
-    ]
-    cuts = sorted({s for s, _ in ev.joins if lo < s < hi} | set(moving))
-    return list(zip([lo, *cuts], [*cuts, hi], strict=True))
-
-
 def _subject(
-    claim: Parsed, ev: Parsed, word: re.Match[str], part: tuple[int, int], other: re.Match[str]
+    claim: Parsed,
+    ev: Parsed,
+    mine: _Said,
+    where: tuple[tuple[int, int], tuple[int, int]],
+    other: re.Match[str],
 ) -> Literal["same", "flag"] | None:
     """Whether what moves in the claim, its content words before the movement (after a leading
     "According to the company,"), is what moves in the window: named before the window's movement
@@ -205,32 +286,48 @@ def _subject(
     not part of it). "flag": named there, but as the owner of something else that moved ("The
     patient gained 10 pounds" against "the patient's weight fell"; "The company gained market share"
     against "the company's market share fell"), a clash no word can fix. "She was raised in Ohio"
-    names nothing that moved; "The population of Ohio fell" is not about her."""
+    names nothing that moved; "The population of Ohio fell" is not about her. `where`: the part,
+    and the words that name what moved in it (before its movement, or in the part before it)."""
+    part, named = where
+    word = mine.words[0]
     if _noun(claim.text, word):  # "A fall of 5% in revenue": what fell comes after it
         return "same"
-    lo = max(claim.segment_of(word.start())[0], claim.text.rfind(",", 0, word.start()) + 1)
+    lo = max(mine.span[0], claim.text.rfind(",", 0, word.start()) + 1)
     said_by = [m.end() for m in _SAID.finditer(claim.text, lo, word.start())]
     before = stems_between(claim, said_by[-1], word.start()) if said_by else []
     before = before or stems_between(
         claim, lo, word.start()
     )  # "reported losses": the reporter is the subject
+    if not before and mine.named:  # "... and rose on Tuesday": the stock of the part before
+        before = stems_between(claim, *mine.named)
     if usage(claim.text, word) == ("transitive", "participle"):
         return "same" if before and covered(before, stems_between(ev, *part)) == 1.0 else None
-    said = stems_between(ev, part[0], other.start())
+    said = stems_between(ev, *named)
     if not before or covered(before, said) < 1.0:
         return None
     owned = [
         t.stem
         for t in ev.terms
-        if part[0] <= t.start < other.start() and ev.text[t.start : t.end].endswith(("'s", "’s"))
+        if named[0] <= t.start < named[1] and ev.text[t.start : t.end].endswith(("'s", "’s"))
     ]
     head = said[-1] if said else ""
     if covered(owned, before) == 0.0 or any(terms_match(head, b) for b in before):
         return "same"
     # what the claim's subject gained is what the window says moved: its object there, or a figure
-    mine, theirs = _object(claim.text, word.end(), len(claim.text)), _object(ev.text, other.end(), part[1])
-    moved = mine == theirs == ["#"] or (mine != ["#"] and bool(mine) and covered(mine, said) == 1.0)
+    objects = _object(claim.text, word.end(), mine.span[1]), _object(ev.text, other.end(), part[1])
+    figures = _figure(claim, word.end(), mine.span[1]), _figure(ev, other.end(), part[1])
+    same = objects[0] == objects[1] == ["#"] and figures[0] == figures[1]
+    counted = _OF.match(claim.text, word.end(), mine.span[1]) if objects[0] == ["#"] else None
+    if counted:  # "gained 3 percentage points of market share": what moved is named after the figure
+        objects = _object(claim.text, counted.end(), mine.span[1]), objects[1]
+    moved = same or (objects[0] != ["#"] and bool(objects[0]) and covered(objects[0], said) == 1.0)
     return "flag" if moved else None
+
+
+def _figure(read: Parsed, lo: int, hi: int) -> object:
+    """The value of the first figure or percentage in read.text[lo:hi] ("lost $5 million"), if any."""
+    kinds = (SlotKind.FIGURE, SlotKind.PERCENT)
+    return next((s.value for s in read.slots if s.kind in kinds and lo <= s.start < hi), None)
 
 
 def _noun(text: str, word: re.Match[str]) -> bool:
@@ -239,18 +336,21 @@ def _noun(text: str, word: re.Match[str]) -> bool:
     return bool(before) and before[0].lower() in DETERMINERS
 
 
-def _same_object(
-    claim: Parsed, word: re.Match[str], ev: Parsed, other: re.Match[str], part: tuple[int, int]
-) -> bool:
+def _same_object(claim: Parsed, said: _Said, ev: Parsed, other: re.Match[str], part: tuple[int, int]) -> bool:
     """Whether the movement acts on the same thing: the claim's object words (up to the first function
     word) among the window's, a figure against a figure, and a comparison with the same thing."""
     lo, hi = part
-    mine, theirs = _object(claim.text, word.end(), len(claim.text)), _object(ev.text, other.end(), hi)
+    word = said.words[0]
+    mine, theirs = _object(claim.text, word.end(), said.span[1]), _object(ev.text, other.end(), hi)
     if mine and mine[0] == "#" and theirs[:1] != ["#"]:
         return False
     if mine and mine[0] != "#" and not any(terms_match(a, b) for a in mine for b in theirs):
         return False
-    mine_c, theirs_c = _compared(claim, word), _compared(ev, other, lo=lo)
+    mine_c, theirs_c = _compared(claim, word, lo=said.span[0]), _compared(ev, other, lo=lo)
+    if mine_c is None and theirs_c is not None and not _THAN.match(ev.text, other.end(), hi):
+        # "fell 30% versus 5% in the unvaccinated": the claim need not say with what; unless it is
+        # what the claim is about ("lower with placebo compared with the drug")
+        return covered(theirs_c[1], stems_between(claim, *said.span, values=True)) == 0.0
     if mine_c is None or theirs_c is None:
         return mine_c is theirs_c
     (mine_pre, mine_post), (their_pre, their_post) = mine_c, theirs_c
@@ -280,20 +380,42 @@ def _object(text: str, start: int, hi: int) -> list[str]:
 def _compared(
     read: Parsed, word: re.Match[str], *, lo: int | None = None
 ) -> tuple[list[str], list[str]] | None:
-    """A comparison after the movement, in its clause: the words before "than" (from the clause's
-    start) and what it is compared with ("lower in the treatment group than in the placebo group":
-    [..., "treatment", "group"], ["placebo", "group"]; "than analysts expected in the quarter":
-    ["analyst", "expect"])."""
+    """A comparison in the movement's clause: its other words and what it is compared with, after
+    "than" ("lower in the treatment group than in the placebo group": [..., "treatment", "group"],
+    ["placebo", "group"]; "than analysts expected": ["analyst", "expect"]) or "compared with"
+    anywhere in the clause ("Compared with 2021, visits were higher in 2022": [..., "2022"], ["2021"])."""
     start, end = read.segment_of(word.start())
-    found = _THAN.match(read.text, word.end(), end)
-    if found is None:
+    start = start if lo is None else lo
+    than = _THAN.match(read.text, word.end(), end)
+    if than is not None:
+        return stems_between(read, start, than.end(), values=True), _against(read.text, than.end(), end)[0]
+    phrase = _COMPARED_WITH.search(read.text, start, end)
+    if phrase is None:
         return None
-    words = [w for w in _WORD.findall(read.text[found.end() : end]) if w not in ",;:"]
-    while words and words[0].lower() in STOPWORDS:
-        words = words[1:]
-    taken = " ".join(words[: next((i for i, w in enumerate(words) if w.lower() in STOPWORDS), len(words))])
-    before = stems_between(read, start if lo is None else lo, found.end(), values=True)
-    return before, [t.stem for t in content_terms(taken)]
+    post, stop = _against(read.text, phrase.end(), end)
+    pre = stems_between(read, start, phrase.start(), values=True) + stems_between(
+        read, stop, end, values=True
+    )
+    return pre, post
+
+
+def _comparing(read: Parsed) -> list[int]:
+    """Where a comparison's own word stands ("compared", "relative"): no content the window must hold."""
+    return [m.start() for m in _COMPARED_WITH.finditer(read.text)]
+
+
+def _against(text: str, lo: int, hi: int) -> tuple[list[str], int]:
+    """The stems of what something is compared with, from `lo` to the first function word or comma
+    after its first content word, and where it ends."""
+    taken: list[re.Match[str]] = []
+    for m in _WORD.finditer(text, lo, hi):
+        w = m.group(0).lower()
+        if w in ",;:" or (w in STOPWORDS and taken):
+            break
+        if w not in STOPWORDS:
+            taken.append(m)
+    stop = taken[-1].end() if taken else lo
+    return [t.stem for t in content_terms(" ".join(m.group(0) for m in taken))], stop
 
 
 def _moved_across(words: list[str], there: list[str], here: list[str]) -> bool:
@@ -306,8 +428,17 @@ def _fits(mine: str, theirs: str, used: Grammar | None, form: Form | None) -> bo
     return fits(mine, theirs, used=used, form=form)
 
 
+def _amounts(read: Parsed, lo: int, hi: int) -> list[re.Match[str]]:
+    """Words of rising or falling in read.text[lo:hi], outside relative clauses."""
+    return [m for m in _movements(read, lo, hi) if abs(way(m.group(0))) == 1]
+
+
+def _qualities(read: Parsed, lo: int, hi: int) -> list[re.Match[str]]:
+    """Words of getting better or worse: a scale of their own ("pain improved" is "pain fell")."""
+    return [m for m in _movements(read, lo, hi) if abs(way(m.group(0))) == 2]
+
+
 def _movements(read: Parsed, lo: int, hi: int) -> list[re.Match[str]]:
-    """Words of movement in read.text[lo:hi], outside relative clauses."""
     return [m for m in movement_words(read.text, lo, hi) if not _relative(read, m.start())]
 
 
@@ -326,3 +457,11 @@ def _result_way(word: str) -> int:
 
 def _same_number(mine: str, theirs: str, _used: Grammar | None, _form: Form | None) -> bool:
     return (mine.lower() in _SINGULAR) == (theirs.lower() in _SINGULAR)
+
+
+# The kinds of word read, each on its own scale: amounts, qualities ("improved"), results ("profit").
+_KINDS: tuple[tuple[Find, Side, Fit], ...] = (
+    (_amounts, way, _fits),
+    (_qualities, way, _fits),
+    (_results, _result_way, _same_number),
+)

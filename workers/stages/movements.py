@@ -11,9 +11,15 @@ the word alone cannot say.
 
 Not every such word is a movement (`movement_words`): not in a name ("Niagara Falls", "Rose
 Byrne"), not a season ("the fall of 2019"), not accidents ("the risk of falls"), not another verb
-("dropped out", "fell through", "fell ill", "cut off", "declined to comment"), and a comparative
-only where it is said of something ("costs were higher", "higher than expected"), not where it
-names a kind ("higher education", "the lower court", "at higher doses").
+("dropped out", "fell through", "fell ill", "cut off", "declined to comment", "doubled down", "lost
+the appeal": "lost" only of an amount), not in a compound ("double-blind", "cost-cutting"), not an
+adjective ("a narrow margin", "double digits"), and a
+comparative only where it is said of something ("costs were higher", "worse than expected"), not
+where it names a kind ("higher education", "the lower court", "at higher doses").
+
+Getting better or worse ("improved", "worsened", "deteriorated", "better", "worse") is a scale of
+its own (`way` 2 and -2): "pain improved" says what "pain fell" says, so those words clash only
+with each other.
 
 Usage::
 
@@ -61,8 +67,18 @@ _VERBS: tuple[tuple[Grammar, int, str], ...] = (
     ("both", 1, "gain gains gained gained gaining"),
     ("both", -1, "drop drops dropped dropped dropping"),
     ("both", -1, "decline declines declined declined declining"),
+    ("both", 1, "double doubles doubled doubled doubling"),
+    ("both", -1, "halve halves halved halved halving"),
+    ("both", 1, "widen widens widened widened widening"),
+    ("both", -1, "narrow narrows narrowed narrowed narrowing"),
+    ("both", -1, "lose loses lost lost losing"),
+    ("intransitive", -1, "dip dips dipped dipped dipping"),
+    # a quality, not an amount: "pain improved" is "pain fell", so these clash only with each other
+    ("both", 2, "improve improves improved improved improving"),
+    ("both", -2, "worsen worsens worsened worsened worsening"),
+    ("intransitive", -2, "deteriorate deteriorates deteriorated deteriorated deteriorating"),
 )
-_COMPARATIVES = (("higher", 1), ("lower", -1))
+_COMPARATIVES = (("higher", 1), ("lower", -1), ("better", 2), ("worse", -2))
 _NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
 _BE = wordset("be is are was were been being get gets got")
 _HAVE = wordset("has have had having")
@@ -87,6 +103,20 @@ _MEASURE = re.compile(r"[$€£]?[\d.,]+%?|\w+-fold|times|points?|percent")
 # "declined to comment", "declined to hear the case": a refusal, not a fall ("declined to 3%" is one).
 _REFUSED = re.compile(r"\s+to\s+(?!(?:the|its|their|his|her|a|an|lowest|record|levels?)\b)[a-z]")
 _ACCIDENTS_BEFORE = wordset("of from fewer more prevent prevents preventing prevented")
+# Adjectives as often as verbs ("a double dose", "a narrow margin", "to double digits"): movements only
+# after "will", "would", "may" ...
+_ADJECTIVES_TOO = wordset("double narrow")
+_COUNTED = wordset("both two")
+_MODALS = wordset("will would shall should can could may might must")
+# "lost 5%", "lost $2 billion", "lost weight": an amount; "lost the appeal", "lost consciousness", "a
+# losing streak" are not.
+_LOST_AMOUNT = re.compile(
+    r"\s+(?:by\s+)?(?:(?:about|nearly|almost|over|roughly|around|some|more\s+than)\s+)?(?:[$€£]?\d"
+    r"|(?:weight|ground|value|momentum|money|market\s+share)\b)",
+    re.IGNORECASE,
+)
+# "doubled down on its strategy": a stance, not an amount.
+_DOUBLED_DOWN = re.compile(r"\s+down\b", re.IGNORECASE)
 
 
 def _readings() -> dict[str, tuple[int, frozenset[tuple[Grammar, Form]]]]:
@@ -105,7 +135,8 @@ DIRECTION = re.compile(r"\b(?:" + "|".join(sorted(_READINGS)) + r")\b", re.IGNOR
 
 
 def way(word: str) -> int:
-    """1 for a word of rising, -1 for one of falling, 0 for any other word."""
+    """1 for a word of rising, -1 for one of falling, 2 and -2 for getting better or worse (a scale
+    of its own: "pain improved" is "pain fell"), 0 for any other word."""
     found = _READINGS.get(word.lower())
     return found[0] if found else 0
 
@@ -144,6 +175,7 @@ def movement_words(text: str, lo: int = 0, hi: int | None = None) -> list[re.Mat
         m
         for m in found
         if not _named(text, m)
+        and not _compound(text, m)
         and not _not_moving(text, m)
         and not _PHRASAL.match(text, m.end())
         and not (m.group(0).lower().startswith("declin") and _REFUSED.match(text, m.end()))
@@ -193,13 +225,26 @@ def _named(text: str, m: re.Match[str]) -> bool:
     return any(_NAME_WORD.match(w) for w in before + after)
 
 
+def _compound(text: str, m: re.Match[str]) -> bool:
+    """A word joined by a hyphen names a kind: "double-blind", "cost-cutting", "better-known"."""
+    return text[m.end() : m.end() + 1] == "-" or (m.start() > 0 and text[m.start() - 1] == "-")
+
+
 def _not_moving(text: str, m: re.Match[str]) -> bool:
-    """A season, accidents, or a comparative naming a kind: no movement of anything."""
+    """A season, accidents, an adjective, or a comparative naming a kind: no movement of anything."""
     word, previous = m.group(0).lower(), _previous(text, m)
     if word == "fall":
         return previous in _SEASON_BEFORE or bool(_SEASON_AFTER.match(text, m.end()))
     if word == "falls":
         return previous in _ACCIDENTS_BEFORE
+    if word in _ADJECTIVES_TOO:
+        return previous not in _MODALS
+    if word == "halves":  # "both halves", "the two halves of the year"
+        return previous in DETERMINERS or previous in _COUNTED
+    if word.startswith("los"):
+        return _LOST_AMOUNT.match(text, m.end()) is None
+    if word.startswith("doubl"):
+        return _DOUBLED_DOWN.match(text, m.end()) is not None
     if "comparative" not in forms(word) or (word == "lower" and previous in _BASE_BEFORE):
         return False
     return not _said_of(text, m)

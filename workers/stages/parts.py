@@ -1,0 +1,100 @@
+"""A clause cut into parts, each saying one thing: "Revenue rose as costs fell", "Blood pressure fell
+after the dose was doubled", "Revenue rose 5% in 2023 but fell in 2024". Pure.
+
+A word of movement said the other way round (`stages.directions`) is about one part of a sentence,
+not the whole: the parts are where the sentence joins another clause (", while", "but", ", and"),
+where "and", "as" or "while" starts another movement, where "after", "because", "when" ... opens a
+clause with a movement of the kind read, and after a leading clause with one ("After the dose was
+doubled,"); never before a participle, whose subject is the clause's ("rose 3% after falling 2%"
+says both of one thing).
+
+Usage::
+
+    read = Parsed.of("Revenue rose as costs fell.")
+    moving = lambda read, lo, hi: movement_words(read.text, lo, hi)
+    [read.text[lo:hi] for lo, hi in parts(read, (0, 27), moving)]   # ["Revenue rose", " as costs fell."]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from workers.stages.align import Parsed
+from workers.stages.movements import DIRECTION
+
+__all__ = ["Find", "clause_of", "elided", "parts"]
+
+Find = Callable[[Parsed, int, int], list[re.Match[str]]]
+
+# "and", "as", "while" or "after" that starts another movement, of the same subject or another:
+# "increased the risk and lowered the dose", "revenue rose and costs fell", "margin declined as costs
+# climbed", "blood pressure fell after the dose was doubled".
+_AND_MOVING = re.compile(
+    r"\s+(?:and|as|even as|while|whereas|having)\s+(?=(?:[\w'’$%.-]+\s+){0,3}" + DIRECTION.pattern + ")",
+    re.IGNORECASE,
+)
+_UNDER_MOVING = re.compile(
+    r"\s+(?:after|before|when|because|following|despite|once|until|since)\s+"
+    r"(?=(?:[\w'’$%.-]+\s+){0,4}(?P<moved>" + DIRECTION.pattern + "))",
+    re.IGNORECASE,
+)
+# A leading clause: "After the court narrowed the rule,", "Since costs rose,".
+_LEADING = re.compile(
+    r"\s*(?:after|before|when|because|following|despite|once|until|since|as|while|although|though|if)\b"
+    r"[^,;]*,",
+    re.IGNORECASE,
+)
+# A part whose subject is left out: ", but fell in 2024", "and then rose".
+_ELIDED = re.compile(r"[\s,;]*(?:and|but|yet)\s+(?:then\s+|later\s+|\w+ly\s+)?", re.IGNORECASE)
+
+
+def elided(
+    ev: Parsed, part: tuple[int, int], other: re.Match[str], cut: list[tuple[int, int]], find: Find
+) -> tuple[int, int] | None:
+    """Where the window names what moved in a part whose subject is left out (`other` its movement,
+    `cut` the clause's parts): the words before the movement of the last part before it with one
+    ("Revenue rose 5% in 2023, but fell in 2024": "Revenue")."""
+    if not _ELIDED.fullmatch(ev.text, part[0], other.start()):
+        return None
+    moved = [(p, find(ev, *p)) for p in cut if p[1] <= part[0]]
+    last = [(p, words) for p, words in moved if words][-1:]  # "fell in January and February but rose"
+    return (last[0][0][0], last[0][1][0].start()) if last else None
+
+
+def clause_of(ev: Parsed, part: tuple[int, int], segment: tuple[int, int]) -> tuple[int, int]:
+    """The window's clause that holds `part`: cut only where another clause joins it, so a clause under
+    it without a movement of its own is there to restate the claim ("After staffing was reduced,
+    prison conditions worsened" states "Staffing was increased before prison conditions worsened")."""
+    cuts = sorted({s for s, _ in ev.joins} | {m.start() for m in _AND_MOVING.finditer(ev.text, *segment)})
+    lo = max((c for c in cuts if segment[0] < c <= part[0]), default=segment[0])
+    hi = min((c for c in cuts if part[0] < c < segment[1]), default=segment[1])
+    return lo, hi
+
+
+def parts(read: Parsed, segment: tuple[int, int], find: Find) -> list[tuple[int, int]]:
+    """A clause (the claim's or the window's) cut where another clause or another movement joins it,
+    before a clause under it with a movement of `find`'s kind ("Blood pressure fell after the dose was
+    doubled") and after a leading one ("After the dose was doubled, blood pressure fell"); not before
+    a participle, whose subject is the clause's ("rose 3% after falling 2%" says both of one thing)."""
+    lo, hi = segment
+    moving = [m.start() for m in _AND_MOVING.finditer(read.text, lo, hi)]
+    moving += [m.start() for m in _UNDER_MOVING.finditer(read.text, lo, hi) if _under(read, m, find)]
+    lead = _LEADING.match(read.text, lo, hi)
+    if lead and _under(read, lead, find):
+        moving.append(lead.end())
+    starts = [at for at in moving if DIRECTION.search(read.text, lo, at)]
+    cuts = sorted(c for c in {s for s, _ in read.joins} | set(starts) if lo < c < hi)
+    return list(zip([lo, *cuts], [*cuts, hi], strict=True))
+
+
+def _under(read: Parsed, m: re.Match[str], find: Find) -> bool:
+    """Whether the clause `m` opens holds a movement of `find`'s kind that is not a participle right
+    after its opening word ("after falling 2%")."""
+    moved = find(read, m.start(), m.end() if m.re is _LEADING else m.end("moved"))
+    return bool(moved) and not (moved[0].group(0).lower().endswith("ing") and _opens(read, m, moved[0]))
+
+
+def _opens(read: Parsed, m: re.Match[str], word: re.Match[str]) -> bool:
+    """Whether `word` is the first word after the word that opens the clause `m`."""
+    return len(read.text[m.start() : word.start()].split()) <= 1
