@@ -452,3 +452,12 @@ def test_a_claims_part_whose_subject_is_left_out_and_a_half_fixed_sentence() -> 
         )
         == []
     )
+
+
+def test_a_part_saying_only_its_movement_a_comparison_after_a_comma_and_doubling_down() -> None:
+    assert _clashes(
+        "Revenue rose 5% in 2023 but fell in 2024.", "Revenue rose 5% in 2023 and rose 2% in 2024."
+    ) == [("fell", "rose", "rose")]
+    assert _clashes(
+        "Visits were lower in 2022 compared with 2021.", "Visits were higher in 2022, compared with 2021."
+    ) == [("lower", "higher", "higher")]

@@ -207,9 +207,9 @@ class OfflineChecker:
                 paired, rest = found[: len(spans)], found[len(spans) :]
                 found = [c for c, p in zip(paired, spans, strict=True) if _within(p, segment)] + rest
             found += moved
+            found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
             if any(not c.fixes for c in moved):  # the other way, and no word fixes it: nor does a value
                 found = [replace(c, fixes=()) for c in found]
-            found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
             outcomes = outcome_conflicts(claim, ev, segment)
             if outcomes:  # a window that reports the opposite decision fixes none of the claim's values
                 found = [replace(c, fixes=()) for c in found] + outcomes

@@ -25,6 +25,7 @@ __all__ = [
     "content_words",
     "entity_spans",
     "has_verb",
+    "in_compound",
     "is_clause",
     "is_verb",
     "same_case",
@@ -43,6 +44,11 @@ FEW_WORDS = r"(?:\s+(?!(?:and|or|but)\b)[\w'’-]+){0,3}?"
 def same_case(model: str, word: str) -> str:
     """`word` capitalized as `model` is ("Rose" -> "Fell"), lower case otherwise."""
     return word[:1].upper() + word[1:] if model[:1].isupper() else word.lower()
+
+
+def in_compound(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is joined to another word by a hyphen ("double-blind", "cost-cutting")."""
+    return text[end : end + 1] == "-" or (start > 0 and text[start - 1] == "-")
 
 
 def wordset(text: str) -> frozenset[str]:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from workers.stages._text import AUX, DETERMINERS, FUNCTION_WORDS, is_verb
+from workers.stages._text import AUX, DETERMINERS, FUNCTION_WORDS, in_compound, is_verb
 from workers.stages.kinds import same_kind
 from workers.stages.movements import DIRECTION
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
@@ -116,7 +116,9 @@ class Parsed:
             t.stem
             for t in self.terms
             if not _inside(t, self.values)
-            and not (DIRECTION.fullmatch(self.text[t.start : t.end]) and not _hyphened(self.text, t))
+            and not (
+                DIRECTION.fullmatch(self.text[t.start : t.end]) and not in_compound(self.text, t.start, t.end)
+            )
         ]
 
     def near(self, slot: Slot, *, n: int = 4) -> list[str]:
@@ -392,10 +394,6 @@ def covered(needles: Sequence[str], hay: Collection[str]) -> float:
 
 def _inside(term: Term, slots: Sequence[Slot]) -> bool:
     return any(s.start <= term.start < s.end for s in slots)
-
-
-def _hyphened(text: str, t: Term) -> bool:
-    return text[t.end : t.end + 1] == "-" or (t.start > 0 and text[t.start - 1] == "-")
 
 
 def _segments(text: str) -> tuple[tuple[int, int], ...]:

@@ -62,7 +62,7 @@ from workers.stages._text import DETERMINERS, STOPWORDS, same_case, wordset
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import negated, restated, same_time, stems_between
 from workers.stages.movements import Form, Grammar, fits, movement_words, usage, way
-from workers.stages.parts import Find, clause_of, elided, parts
+from workers.stages.parts import ELIDED, Find, clause_of, elided, parts
 from workers.stages.slots import SlotKind
 from workers.stages.terms import content_terms, terms_match
 
@@ -93,10 +93,10 @@ _OPENING = re.compile(
 )
 # "Compared with 2021,", "relative to placebo": a comparison like "than", wherever it stands.
 _COMPARED_WITH = re.compile(r"\b(?:compared\s+(?:with|to)|relative\s+to|versus|vs\.?)\s+", re.IGNORECASE)
-# A part whose subject is a pronoun: ", but it", "and she still".
+_COMPARED_AFTER = re.compile(r",?\s*" + _COMPARED_WITH.pattern, re.IGNORECASE)
+# A part whose subject is a pronoun: ", but it", "while they", "and she still" (or left out: `ELIDED`).
 _PRONOUN = re.compile(
-    r"[\s,;]*(?:(?:and|but|while|as|yet|so|then)\s+)(?:(?:it|they|he|she|we)\s+)?(?:\w+ly\s+|still\s+|also\s+)?"
-    r"|[\s,;]*(?:it|they|he|she|we)\s+(?:\w+ly\s+|still\s+|also\s+)?",
+    r"[\s,;]*(?:(?:and|but|while|as|yet|so|then)\s+)?(?:it|they|he|she|we)\s+(?:\w+ly\s+|still\s+|also\s+)?",
     re.IGNORECASE,
 )
 _BECAUSE = re.compile(
@@ -128,13 +128,11 @@ def direction_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) ->
     sentence fixed reads as a whole one."""
     if _denied(claim, (0, len(claim.text))):
         return []
-    read = [
-        (span, _clash_of(claim, ev, (span, cut), segment, kind))
-        for kind in _KINDS
-        for s in claim.segments
-        for cut in [parts(claim, s, kind[0])]
-        for span in cut
-    ]
+    read: list[tuple[tuple[int, int], DirectionClash | str | None]] = []
+    for kind in _KINDS:
+        for clause in claim.segments:
+            cut = parts(claim, clause, kind[0])
+            read += [(span, _clash_of(claim, ev, (span, cut), segment, kind)) for span in cut]
     clashes = [r for _, r in read if isinstance(r, DirectionClash)]
     settled = [span for span, _ in read if any(span[0] <= c.start < span[1] for c in clashes)]
     open_ = [span for span, r in read if r == "open" and span not in settled]
@@ -223,9 +221,8 @@ def _pronoun_says(
     million in 2023", "... deteriorated at first but improved" "The condition improved"; "..., but
     it fell in Europe" is not "Revenue fell in 2023", nor "..., but they rose in 2022" "... in 2023"."""
     part, segment = where
-    if not _PRONOUN.fullmatch(ev.text, part[0], m.start()) or not same_time(
-        claim, ev, _dated(ev, part, segment), within=mine.span
-    ):
+    subject = _PRONOUN.fullmatch(ev.text, part[0], m.start()) or ELIDED.fullmatch(ev.text, part[0], m.start())
+    if not subject or not same_time(claim, ev, _dated(ev, part, segment), within=mine.span):
         return False
     why = _BECAUSE.search(ev.text, m.end(), part[1])  # "... as charges mounted", "..., analysts said"
     more = stems_between(ev, m.end(), why.start() if why else part[1])
@@ -268,9 +265,13 @@ def _clash(
 
 def _dated(ev: Parsed, part: tuple[int, int], segment: tuple[int, int]) -> tuple[int, int]:
     """The part, or its whole clause where the part gives no year or date: "In March, spreads widened
-    while stock prices dropped 9%" dates the drop too."""
+    while stock prices dropped 9%" dates the drop too; a comparison after it is its own ("Visits
+    were higher in 2022, compared with 2021")."""
     times = (SlotKind.YEAR, SlotKind.DATE)
-    return part if any(s.kind in times and part[0] <= s.start < part[1] for s in ev.slots) else segment
+    if not any(s.kind in times and part[0] <= s.start < part[1] for s in ev.slots):
+        return segment
+    compared = _COMPARED_AFTER.match(ev.text, part[1], segment[1])
+    return (part[0], segment[1]) if compared else part
 
 
 def _subject(
@@ -295,9 +296,8 @@ def _subject(
     lo = max(mine.span[0], claim.text.rfind(",", 0, word.start()) + 1)
     said_by = [m.end() for m in _SAID.finditer(claim.text, lo, word.start())]
     before = stems_between(claim, said_by[-1], word.start()) if said_by else []
-    before = before or stems_between(
-        claim, lo, word.start()
-    )  # "reported losses": the reporter is the subject
+    # "reported losses": the reporter is the subject
+    before = before or stems_between(claim, lo, word.start())
     if not before and mine.named:  # "... and rose on Tuesday": the stock of the part before
         before = stems_between(claim, *mine.named)
     if usage(claim.text, word) == ("transitive", "participle"):
@@ -313,15 +313,23 @@ def _subject(
     head = said[-1] if said else ""
     if covered(owned, before) == 0.0 or any(terms_match(head, b) for b in before):
         return "same"
-    # what the claim's subject gained is what the window says moved: its object there, or a figure
+    return "flag" if _owner_moved(claim, ev, mine, (part, said), other) else None
+
+
+def _owner_moved(
+    claim: Parsed, ev: Parsed, mine: _Said, where: tuple[tuple[int, int], list[str]], other: re.Match[str]
+) -> bool:
+    """Whether what the claim's subject gained is what the window says moved, of something it owns:
+    its object there ("gained market share" against "the company's market share fell"), or the same
+    figure ("gained 10 pounds" against "the patient's weight fell 10 pounds")."""
+    (part, said), word = where, mine.words[0]
     objects = _object(claim.text, word.end(), mine.span[1]), _object(ev.text, other.end(), part[1])
     figures = _figure(claim, word.end(), mine.span[1]), _figure(ev, other.end(), part[1])
     same = objects[0] == objects[1] == ["#"] and figures[0] == figures[1]
     counted = _OF.match(claim.text, word.end(), mine.span[1]) if objects[0] == ["#"] else None
     if counted:  # "gained 3 percentage points of market share": what moved is named after the figure
         objects = _object(claim.text, counted.end(), mine.span[1]), objects[1]
-    moved = same or (objects[0] != ["#"] and bool(objects[0]) and covered(objects[0], said) == 1.0)
-    return "flag" if moved else None
+    return same or (objects[0] != ["#"] and bool(objects[0]) and covered(objects[0], said) == 1.0)
 
 
 def _figure(read: Parsed, lo: int, hi: int) -> object:
@@ -352,7 +360,7 @@ def _same_object(claim: Parsed, said: _Said, ev: Parsed, other: re.Match[str], p
         # what the claim is about ("lower with placebo compared with the drug")
         return covered(theirs_c[1], stems_between(claim, *said.span, values=True)) == 0.0
     if mine_c is None or theirs_c is None:
-        return mine_c is theirs_c
+        return mine_c is None and theirs_c is None
     (mine_pre, mine_post), (their_pre, their_post) = mine_c, theirs_c
     return not _moved_across(mine_post, their_pre, their_post) and not _moved_across(
         mine_pre, their_post, their_pre

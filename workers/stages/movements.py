@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from workers.stages._text import DETERMINERS, wordset
+from workers.stages._text import DETERMINERS, in_compound, wordset
 
 __all__ = ["DIRECTION", "UP", "Form", "Grammar", "fits", "forms", "movement_words", "usage", "way"]
 
@@ -130,7 +130,7 @@ def _readings() -> dict[str, tuple[int, frozenset[tuple[Grammar, Form]]]]:
 
 
 _READINGS = _readings()
-UP = frozenset(w for w, (d, _) in _READINGS.items() if d > 0)
+UP = frozenset(w for w, (d, _) in _READINGS.items() if d == 1)
 DIRECTION = re.compile(r"\b(?:" + "|".join(sorted(_READINGS)) + r")\b", re.IGNORECASE)
 
 
@@ -175,7 +175,7 @@ def movement_words(text: str, lo: int = 0, hi: int | None = None) -> list[re.Mat
         m
         for m in found
         if not _named(text, m)
-        and not _compound(text, m)
+        and not in_compound(text, m.start(), m.end())  # names a kind: "double-blind", "cost-cutting"
         and not _not_moving(text, m)
         and not _PHRASAL.match(text, m.end())
         and not (m.group(0).lower().startswith("declin") and _REFUSED.match(text, m.end()))
@@ -225,11 +225,6 @@ def _named(text: str, m: re.Match[str]) -> bool:
     return any(_NAME_WORD.match(w) for w in before + after)
 
 
-def _compound(text: str, m: re.Match[str]) -> bool:
-    """A word joined by a hyphen names a kind: "double-blind", "cost-cutting", "better-known"."""
-    return text[m.end() : m.end() + 1] == "-" or (m.start() > 0 and text[m.start() - 1] == "-")
-
-
 def _not_moving(text: str, m: re.Match[str]) -> bool:
     """A season, accidents, an adjective, or a comparative naming a kind: no movement of anything."""
     word, previous = m.group(0).lower(), _previous(text, m)
@@ -237,14 +232,14 @@ def _not_moving(text: str, m: re.Match[str]) -> bool:
         return previous in _SEASON_BEFORE or bool(_SEASON_AFTER.match(text, m.end()))
     if word == "falls":
         return previous in _ACCIDENTS_BEFORE
+    if word.startswith("doubl") and _DOUBLED_DOWN.match(text, m.end()):
+        return True
     if word in _ADJECTIVES_TOO:
         return previous not in _MODALS
     if word == "halves":  # "both halves", "the two halves of the year"
         return previous in DETERMINERS or previous in _COUNTED
     if word.startswith("los"):
         return _LOST_AMOUNT.match(text, m.end()) is None
-    if word.startswith("doubl"):
-        return _DOUBLED_DOWN.match(text, m.end()) is not None
     if "comparative" not in forms(word) or (word == "lower" and previous in _BASE_BEFORE):
         return False
     return not _said_of(text, m)

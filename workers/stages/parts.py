@@ -23,13 +23,14 @@ from collections.abc import Callable
 from workers.stages.align import Parsed
 from workers.stages.movements import DIRECTION
 
-__all__ = ["Find", "clause_of", "elided", "parts"]
+__all__ = ["ELIDED", "Find", "clause_of", "elided", "parts"]
 
 Find = Callable[[Parsed, int, int], list[re.Match[str]]]
 
-# "and", "as", "while" or "after" that starts another movement, of the same subject or another:
-# "increased the risk and lowered the dose", "revenue rose and costs fell", "margin declined as costs
-# climbed", "blood pressure fell after the dose was doubled".
+# "and", "as" or "while" that starts another movement, of the same subject or another: "increased the
+# risk and lowered the dose", "revenue rose and costs fell", "margin declined as costs climbed"; and
+# ", having" before one, what happened before ("rose 4% on Monday, having lost 10% last week"): a part
+# of its own in a window, and one left open in a claim (its subject is the clause's).
 _AND_MOVING = re.compile(
     r"\s+(?:and|as|even as|while|whereas|having)\s+(?=(?:[\w'’$%.-]+\s+){0,3}" + DIRECTION.pattern + ")",
     re.IGNORECASE,
@@ -45,8 +46,9 @@ _LEADING = re.compile(
     r"[^,;]*,",
     re.IGNORECASE,
 )
-# A part whose subject is left out: ", but fell in 2024", "and then rose".
-_ELIDED = re.compile(r"[\s,;]*(?:and|but|yet)\s+(?:then\s+|later\s+|\w+ly\s+)?", re.IGNORECASE)
+# A part whose subject is left out: ", but fell in 2024", "and then rose" (not "as" or "while", which
+# open a clause of their own: "as fell" is no English).
+ELIDED = re.compile(r"[\s,;]*(?:and|but|yet)\s+(?:then\s+|later\s+|\w+ly\s+)?", re.IGNORECASE)
 
 
 def elided(
@@ -55,11 +57,13 @@ def elided(
     """Where the window names what moved in a part whose subject is left out (`other` its movement,
     `cut` the clause's parts): the words before the movement of the last part before it with one
     ("Revenue rose 5% in 2023, but fell in 2024": "Revenue")."""
-    if not _ELIDED.fullmatch(ev.text, part[0], other.start()):
+    if not ELIDED.fullmatch(ev.text, part[0], other.start()):
         return None
-    moved = [(p, find(ev, *p)) for p in cut if p[1] <= part[0]]
-    last = [(p, words) for p, words in moved if words][-1:]  # "fell in January and February but rose"
-    return (last[0][0][0], last[0][1][0].start()) if last else None
+    for lo, hi in reversed([p for p in cut if p[1] <= part[0]]):  # "fell in January and February but rose"
+        moved = find(ev, lo, hi)
+        if moved:
+            return lo, moved[0].start()
+    return None
 
 
 def clause_of(ev: Parsed, part: tuple[int, int], segment: tuple[int, int]) -> tuple[int, int]:
