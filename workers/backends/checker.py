@@ -208,10 +208,10 @@ class OfflineChecker:
                 found = [c for c, p in zip(paired, spans, strict=True) if _within(p, segment)] + rest
             found += moved
             found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
-            if any(not c.fixes for c in moved):  # the other way, and no word fixes it: nor does a value
-                found = [replace(c, fixes=()) for c in found]
             outcomes = outcome_conflicts(claim, ev, segment)
-            if outcomes:  # a window that reports the opposite decision fixes none of the claim's values
+            # a window that reports the opposite decision, or a movement no word fixes, fixes none of
+            # the claim's values
+            if outcomes or any(not c.fixes for c in moved):
                 found = [replace(c, fixes=()) for c in found] + outcomes
         return found
 

@@ -130,9 +130,10 @@ def direction_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) ->
         return []
     read: list[tuple[tuple[int, int], DirectionClash | str | None]] = []
     for kind in _KINDS:
+        window = parts(ev, segment, kind[0])  # the window's parts, read against every part of the claim
         for clause in claim.segments:
             cut = parts(claim, clause, kind[0])
-            read += [(span, _clash_of(claim, ev, (span, cut), segment, kind)) for span in cut]
+            read += [(span, _clash_of(claim, ev, (span, cut), (segment, window), kind)) for span in cut]
     clashes = [r for _, r in read if isinstance(r, DirectionClash)]
     settled = [span for span, _ in read if any(span[0] <= c.start < span[1] for c in clashes)]
     open_ = [span for span, r in read if r == "open" and span not in settled]
@@ -153,24 +154,24 @@ def _clash_of(
     claim: Parsed,
     ev: Parsed,
     where: tuple[tuple[int, int], list[tuple[int, int]]],
-    segment: tuple[int, int],
+    theirs: tuple[tuple[int, int], list[tuple[int, int]]],
     kind: tuple[Find, Side, Fit],
 ) -> DirectionClash | Literal["agrees", "open"] | None:
     """The clash of the claim's part (`where`: it and its clause's parts) with a part of the window's
-    clause, for one kind of word; "agrees" where a part says it the claim's way, "open" where none
-    settles it; None where the part has no word of the kind."""
-    (span, cut), (find, side, fit) = where, kind
+    clause (`theirs`: the clause and its parts), for one kind of word; "agrees" where a part says it
+    the claim's way, "open" where none settles it; None where the part has no word of the kind."""
+    (span, cut), (segment, window), (find, side, fit) = where, theirs, kind
     words = find(claim, *span)
     if not words:
         return None
     mine = _Said(span, words, elided(claim, span, words[0], cut, find))
     if len({side(m.group(0)) for m in mine.words}) != 1:
         return "open"
-    theirs = [p for p in parts(ev, segment, find) if not _expected(claim, ev, p, find)]
-    if any(_agrees(claim, ev, (p, segment), mine, find=find, side=side) for p in theirs):
+    told = [p for p in window if not _expected(claim, ev, p, find)]
+    if any(_agrees(claim, ev, (p, segment), mine, find=find, side=side) for p in told):
         return "agrees"
     clashes = (
-        _clash(claim, ev, (part, segment), mine=mine, find=find, side=side, fit=fit) for part in theirs
+        _clash(claim, ev, (part, segment, window), mine=mine, find=find, side=side, fit=fit) for part in told
     )
     return next(filter(None, clashes), "open")
 
@@ -232,18 +233,19 @@ def _pronoun_says(
 
 
 def _clash(
-    claim: Parsed, ev: Parsed, where: tuple[tuple[int, int], tuple[int, int]], *, mine: _Said, find: Find,
-    side: Side, fit: Fit,
+    claim: Parsed, ev: Parsed, where: tuple[tuple[int, int], tuple[int, int], list[tuple[int, int]]], *,
+    mine: _Said, find: Find, side: Side, fit: Fit,
 ) -> DirectionClash | None:  # fmt: skip
-    """The clash of the claim's word with the other way in `part` of the window's clause `segment`."""
-    part, segment = where
+    """The clash of the claim's word with the other way in `part` of the window's clause `segment`
+    (cut into `window`)."""
+    part, segment, window = where
     theirs = find(ev, *part)
     word = mine.words[0]
     if {side(m.group(0)) for m in theirs} != {-side(word.group(0))} or _denied(ev, part):
         return None
     other = theirs[0]
     framed = _OPENING.match(ev.text, segment[0], part[0]) if part[0] > segment[0] else None
-    named = elided(ev, part, other, parts(ev, segment, find), find) or (part[0], other.start())
+    named = elided(ev, part, other, window, find) or (part[0], other.start())
     around = [framed.span()] if framed else []
     around += [p for p in parts(ev, clause_of(ev, part, segment), find) if p != part and not find(ev, *p)]
     if not restated(

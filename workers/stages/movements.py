@@ -82,7 +82,8 @@ _COMPARATIVES = (("higher", 1), ("lower", -1), ("better", 2), ("worse", -2))
 _NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
 _BE = wordset("be is are was were been being get gets got")
 _HAVE = wordset("has have had having")
-_BASE_BEFORE = wordset("will would shall should can could may might must to do does did")
+_MODALS = wordset("will would shall should can could may might must")
+_BASE_BEFORE = _MODALS | wordset("to do does did")
 # Before a comparative said of something: "were higher", "much lower".
 _DEGREE = wordset(
     "much far slightly significantly substantially considerably markedly somewhat even no any little a bit"
@@ -107,7 +108,6 @@ _ACCIDENTS_BEFORE = wordset("of from fewer more prevent prevents preventing prev
 # after "will", "would", "may" ...
 _ADJECTIVES_TOO = wordset("double narrow")
 _COUNTED = wordset("both two")
-_MODALS = wordset("will would shall should can could may might must")
 # "lost 5%", "lost $2 billion", "lost weight": an amount; "lost the appeal", "lost consciousness", "a
 # losing streak" are not.
 _LOST_AMOUNT = re.compile(

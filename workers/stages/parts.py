@@ -35,14 +35,16 @@ _AND_MOVING = re.compile(
     r"\s+(?:and|as|even as|while|whereas|having)\s+(?=(?:[\w'’$%.-]+\s+){0,3}" + DIRECTION.pattern + ")",
     re.IGNORECASE,
 )
+# Words that open a clause under another: "after the dose was doubled".
+_UNDER = "after|before|when|because|following|despite|once|until|since"
 _UNDER_MOVING = re.compile(
-    r"\s+(?:after|before|when|because|following|despite|once|until|since)\s+"
+    r"\s+(?:" + _UNDER + r")\s+"
     r"(?=(?:[\w'’$%.-]+\s+){0,4}(?P<moved>" + DIRECTION.pattern + "))",
     re.IGNORECASE,
 )
 # A leading clause: "After the court narrowed the rule,", "Since costs rose,".
 _LEADING = re.compile(
-    r"\s*(?:after|before|when|because|following|despite|once|until|since|as|while|although|though|if)\b"
+    r"\s*(?:" + _UNDER + r"|as|while|although|though|if)\b"
     r"[^,;]*,",
     re.IGNORECASE,
 )
