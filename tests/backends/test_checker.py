@@ -798,3 +798,45 @@ def test_a_movement_no_word_fixes_leaves_the_claims_figures_unfixed() -> None:
     assert result.label is Judgement.CONTRADICT
     assert result.fixes == ()
     assert "direction: 'gained' in claim, 'fell' in evidence" in result.reason
+
+
+def test_a_rank_said_otherwise_is_fixed_with_the_windows_and_a_not_before_it_stays() -> None:
+    claim = "Acme is the second-largest bank in Spain."
+    result = _judge(claim, "Acme is the largest bank in Spain by assets.")
+    assert "rank: 'second-largest' in claim, 'largest' in evidence" in result.reason
+    assert _apply(claim, result) == "Acme is the largest bank in Spain."
+    # "not the largest" is what "the second-largest" says: no "not" is taken out
+    negated = _judge("Acme is not the largest bank in Spain.", "Acme is the second-largest bank in Spain.")
+    assert "negation" not in negated.reason and not negated.fixes
+
+
+def test_a_bill_passed_against_one_defeated_is_a_conflict_never_fixed() -> None:
+    result = _judge(
+        "The Senate passed the bill in 2021.", "In 2021 the Senate rejected the bill by 48 to 52."
+    )
+    assert "outcome: 'passed' in claim, 'rejected' in evidence" in result.reason
+    assert not result.fixes
+
+
+def test_a_movement_is_not_fixed_while_the_claims_figure_is_anothers() -> None:
+    # "contracted 0.9%" would say what no one did: Germany's clause has 0.3%, the 0.9% is France's
+    claim = "Germany's economy grew 0.9% in 2023."
+    window = (
+        "Germany, the euro area's largest economy, contracted 0.3% in 2023. France, the second-largest, "
+        "grew 0.9%."
+    )
+    result = _judge(claim, window)
+    assert result.label is Judgement.CONTRADICT
+    assert "direction: 'grew' in claim, 'contracted' in evidence" in result.reason
+    assert result.fixes == ()
+    # in the clause alone both are fixed
+    alone = _judge(claim, "Germany, the euro area's largest economy, contracted 0.3% in 2023.")
+    assert _apply(claim, alone) == "Germany's economy contracted 0.3% in 2023."
+
+
+def test_the_claims_figure_after_its_own_verb_is_found_not_fixed_to_anothers() -> None:
+    result = _judge(
+        "France's economy grew 0.9% in 2023.",
+        "Germany's economy contracted 0.3% in 2023, while France's grew 0.9%.",
+    )
+    assert not result.fixes

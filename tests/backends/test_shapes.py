@@ -6,6 +6,7 @@ from workers.backends.shapes import (
     charge_conflicts,
     direction_conflicts,
     nationality_conflicts,
+    rank_conflicts,
     role_conflicts,
 )
 from workers.stages.align import Parsed
@@ -51,3 +52,13 @@ def test_a_movement_the_other_way_is_fixed_only_where_the_word_fits() -> None:
         Parsed.of("The Fed will cut rates in June."), Parsed.of(window), (0, len(window))
     )
     assert flagged.fixes == ()
+
+
+def test_a_rank_conflict_carries_the_windows_rank_and_a_dated_one_none() -> None:
+    claim = Parsed.of("Acme is Spain's largest bank.")
+    [conflict] = rank_conflicts(claim, Parsed.of("Acme is Spain's second-largest bank."), (0, 36))
+    [fix] = conflict.fixes
+    assert (fix.wrong, fix.right) == ("largest", "second-largest")
+    dated = Parsed.of("In 2024 Acme was Spain's second-largest bank.")
+    [flag] = rank_conflicts(claim, dated, (0, len(dated.text)))
+    assert flag.fixes == () and "rank: 'largest' in claim" in flag.reason

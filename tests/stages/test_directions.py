@@ -461,3 +461,49 @@ def test_a_part_saying_only_its_movement_a_comparison_after_a_comma_and_doubling
     assert _clashes(
         "Visits were lower in 2022 compared with 2021.", "Visits were higher in 2022, compared with 2021."
     ) == [("lower", "higher", "higher")]
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "expected"),
+    [
+        (
+            "Shares of Acme soared 12% on Tuesday.",
+            "Shares of Acme plummeted 12% on Tuesday after weak earnings.",
+            ("soared", "plummeted", "plummeted"),
+        ),
+        (
+            "The economy expanded by 1.2% in the second quarter.",
+            "The economy contracted by 1.2% in the second quarter.",
+            ("expanded", "contracted", "contracted"),
+        ),
+        (
+            "The euro weakened against the dollar in 2022.",
+            "The euro strengthened against the dollar in 2022.",
+            ("weakened", "strengthened", "strengthened"),
+        ),
+        (
+            "Economic growth slowed in the third quarter.",
+            "Economic growth accelerated in the third quarter.",
+            ("slowed", "accelerated", "accelerated"),
+        ),
+    ],
+)
+def test_more_words_and_the_scales_of_strength_and_speed(
+    claim: str, window: str, expected: tuple[str, str, str | None]
+) -> None:
+    assert _clashes(claim, window) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # another scale: slowing is no fall, weakening no worsening
+        ("Economic growth fell in the third quarter.", "Economic growth slowed in the third quarter."),
+        ("The euro worsened against the dollar.", "The euro strengthened against the dollar."),
+        # another sense
+        ("The patient contracted pneumonia in March.", "In March the patient's fever rose and she improved."),
+        ("The firm contracted with a supplier in 2022.", "In 2022 the firm expanded with a supplier."),
+    ],
+)
+def test_no_clash_across_scales_or_senses(claim: str, window: str) -> None:
+    assert _clashes(claim, window) == []

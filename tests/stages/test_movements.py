@@ -112,3 +112,49 @@ def test_compounds_adjectives_and_idioms_are_no_movements() -> None:
         "improved",
         "deteriorated",
     ]
+
+
+def test_strength_and_speed_are_scales_of_their_own() -> None:
+    # "the euro weakened" is no fall, "growth slowed" none: each clashes only with its own scale
+    assert [way(w) for w in ("strengthened", "weaker", "accelerated", "slowed", "slower")] == [
+        3,
+        -3,
+        4,
+        -4,
+        -4,
+    ]
+    assert [way(w) for w in ("plummeted", "skyrocketed", "spiked", "tripled", "expanded", "sank")] == [
+        -1,
+        1,
+        1,
+        1,
+        1,
+        -1,
+    ]
+    assert fits("plummeted", "soared") and fits("expanded", "narrowed") and fits("weakened", "strengthened")
+    # "contract" and "sink" are mostly other words: only their other forms are read
+    assert way("contract") == 0 and way("contracts") == 0 and way("sink") == 0 and way("contracted") == -1
+    assert way("spike") == 0 and way("rebound") == 0 and way("expanding") == 0
+
+
+def test_other_senses_of_the_new_words_are_no_movements() -> None:
+    def moving(text: str) -> list[str]:
+        return [m.group(0) for m in movement_words(text)]
+
+    assert moving("The economy contracted 2% and then contracted by 1% in the second quarter.") == [
+        "contracted",
+        "contracted",
+    ]
+    assert (
+        moving("She contracted pneumonia; the firm contracted with a supplier and was contracted to build.")
+        == []
+    )
+    assert moving("The sinking fund covers sunk costs under accelerated approval of rebound headaches.") == []
+    assert moving("Nurses contracted by the clinic and infections contracted in hospitals.") == []
+    assert moving("Under the expanded plan, the company's expanded credit line and a spike in cases.") == []
+    assert moving("A slow recovery on triple therapy under an expanded access program.") == []
+    assert moving("Growth will slow as admissions spiked and the dollar was weaker than expected.") == [
+        "slow",
+        "spiked",
+        "weaker",
+    ]

@@ -130,3 +130,38 @@ def test_a_remand_or_a_reason_given_is_no_second_decision() -> None:
     assert _clashes("The governor signed the bill.", "The governor vetoed the bill, citing its cost.") == [
         ("signed", "vetoed")
     ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "expected"),
+    [
+        (
+            "The Senate passed the bill in 2021.",
+            "In 2021 the Senate rejected the bill.",
+            [("passed", "rejected")],
+        ),
+        (
+            "The bank passed the stress test in 2022.",
+            "The bank failed the stress test in 2022.",
+            [("passed", "failed")],
+        ),
+        (
+            "The motion was defeated by the council.",
+            "The motion was passed by the council.",
+            [("defeated", "passed")],
+        ),
+        # another chamber, a bank that failed, not its audit
+        ("The bill passed the state Senate.", "The state Senate's bill was defeated in the Assembly.", []),
+        (
+            "The bank passed its audit in 2008.",
+            "The bank failed in 2008 with a clean audit opinion on file.",
+            [],
+        ),
+        # a death, a cost handed on, a failure to act: no bill or test passed or failed
+        ("The patient passed in 2019.", "The patient failed treatment in 2019.", []),
+        ("Acme passed the tax on to customers.", "Acme failed the tax audit.", []),
+        ("The bill passed the Senate.", "The bill failed to pass the Senate.", []),
+    ],
+)
+def test_a_bill_or_a_test_passed_or_failed(claim: str, window: str, expected: list[tuple[str, str]]) -> None:
+    assert _clashes(claim, window) == expected

@@ -6,7 +6,7 @@ import re
 
 from workers.stages.align import Parsed
 from workers.stages.movements import movement_words
-from workers.stages.parts import clause_of, elided, parts
+from workers.stages.parts import clause_of, elided, opening_name, parts
 
 
 def _moving(read: Parsed, lo: int, hi: int) -> list[re.Match[str]]:
@@ -43,3 +43,18 @@ def test_a_part_whose_subject_is_left_out_is_named_by_the_part_before_it() -> No
     named = elided(read, cut[1], fell, cut, _moving)
     assert named is not None and text[named[0] : named[1]].strip() == "Revenue"
     assert clause_of(read, cut[1], (0, len(text))) == cut[1]
+
+
+def test_a_part_whose_subject_is_a_pronoun_or_left_out_takes_the_name_its_clause_opens_with() -> None:
+    moving = _moving
+    text = "Acme Corp reported weak sales on Tuesday, and it lowered its forecast."
+    read = Parsed.of(text)
+    cut = parts(read, (0, len(text)), moving)
+    [other] = moving(read, *cut[-1])
+    assert [text[slice(*s)] for s in [elided(read, cut[-1], other, cut, moving) or (0, 0)]] == ["Acme Corp"]
+    assert opening_name(read, 0) == (0, 9)
+    # an opening phrase, an owner, two names: no name to take
+    assert opening_name(Parsed.of("In March, Acme cut costs."), 0) is None
+    assert opening_name(Parsed.of("Acme's rival cut costs."), 0) is None
+    assert opening_name(Parsed.of("Acme and Beta cut costs."), 0) is None
+    assert opening_name(Parsed.of("The Federal Reserve cut rates."), 0) == (4, 19)

@@ -42,16 +42,18 @@ from workers.backends.shapes import (
     direction_conflicts,
     nationality_conflicts,
     outcome_conflicts,
+    rank_conflicts,
     role_conflicts,
 )
 from workers.backends.spans import whole_spans
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
-from workers.stages.align import Pair, Parsed, covered, is_comparative
+from workers.stages.align import Pair, Parsed, changed_by, covered, is_comparative
 from workers.stages.guises import counted_alone, counts_alike, paired_values
 from workers.stages.hedges import rewritten
 from workers.stages.kinds import region_of
+from workers.stages.ranks import ranked_otherwise
 from workers.stages.render import render_like
 from workers.stages.roles import holder_named
 from workers.stages.slots import (
@@ -190,9 +192,11 @@ class OfflineChecker:
         spans = whole_spans(broken, pairs, claim, ev)
         found = [_value_conflict(p, claim.text, ev.text) for p in spans]
         shared = _shared(claim, stems(ev, segment))
-        if covered(claim.context(), stems(ev, segment)) >= self._min_support and not self._agrees_elsewhere(
-            claim, ev
-        ):
+        # "Acme is not the largest bank" against "the second-largest": the "not" is the window's rank
+        negation_read = not self._agrees_elsewhere(claim, ev) and not ranked_otherwise(
+            claim, ev, segment=segment
+        )
+        if covered(claim.context(), stems(ev, segment)) >= self._min_support and negation_read:
             fixed = {f.start for c in found for f in c.fixes}
             # Names are the negation's own business (`_names_subject`); a figure or date must be stated.
             values = [p for p in pairs if p.slot.kind is not SlotKind.ENTITY]
@@ -202,10 +206,13 @@ class OfflineChecker:
         if overlap >= self._min_topic:
             found += role_conflicts(claim, ev) if roles else []
             found += charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
+            found += rank_conflicts(claim, ev, segment)
             moved = direction_conflicts(claim, ev, segment)
             if moved:  # a movement said in one sentence: a value paired in another is not the claim's
                 paired, rest = found[: len(spans)], found[len(spans) :]
                 found = [c for c, p in zip(paired, spans, strict=True) if _within(p, segment)] + rest
+                if _figure_left(claim, ev, pairs, found, segment):
+                    moved = [replace(c, fixes=()) for c in moved]
             found += moved
             found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
             outcomes = outcome_conflicts(claim, ev, segment)
@@ -443,6 +450,25 @@ def _weaker(claim: Parsed, mine: Slot, theirs: Slot) -> bool:
 
 
 # ---- helpers -----------------------------------------------------------------------------------
+
+
+_AMOUNTS = frozenset({SlotKind.FIGURE, SlotKind.PERCENT})
+
+
+def _figure_left(
+    claim: Parsed, ev: Parsed, pairs: list[Pair], found: list[Conflict], segment: tuple[int, int]
+) -> bool:
+    """Whether a figure of the claim that the window pairs is neither stated in the clause a movement
+    was read in nor fixed there: "Germany's economy grew 0.9%" against "Germany ... contracted 0.3%"
+    (its 0.3% not the claim's for the rules) or against "... contracted 0.3%. France ... grew 0.9%"
+    (the claim's figure another's), so "contracted 0.9%" would say what no one did."""
+    fixed = {f.start for c in found for f in c.fixes}
+    stated = [e for e in ev.values if segment[0] <= e.start < segment[1]]
+    return any(
+        p.other is not None and p.slot.start not in fixed and not any(values_match(p.slot, e) for e in stated)
+        for p in pairs
+        if p.slot.kind in _AMOUNTS and changed_by(claim, p.slot)  # the movement's own amount, not "to $10m"
+    )
 
 
 def _within(pair: Pair, segment: tuple[int, int]) -> bool:

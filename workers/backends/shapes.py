@@ -4,7 +4,8 @@ The slot aligner (`workers.stages.align`) pairs a claim's values with a window's
 them; these read what that pairing cannot: a charge the claim denies and the window attaches
 (`stages.conditions`), a role the window gives another holder (`stages.roles`), a nationality said in
 another order (`stages.nationality`), an outcome said the other way round (`stages.outcomes`), a
-movement or result said the other way round (`stages.directions`). Each
+movement or result said the other way round (`stages.directions`), a rank said otherwise
+(`stages.ranks`). Each
 stage module decides when to speak; here its finding becomes a `Conflict` the checker weighs like a
 value conflict.
 
@@ -25,6 +26,7 @@ from workers.stages.conditions import charge_clashes
 from workers.stages.directions import direction_clashes
 from workers.stages.nationality import nationality_clashes
 from workers.stages.outcomes import outcome_clashes
+from workers.stages.ranks import rank_clashes
 from workers.stages.roles import role_clashes
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "direction_conflicts",
     "nationality_conflicts",
     "outcome_conflicts",
+    "rank_conflicts",
     "role_conflicts",
 ]
 
@@ -112,6 +115,19 @@ def direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> 
             () if c.fix is None else (SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),),
         )
         for c in direction_clashes(claim, ev, segment=segment)
+    ]
+
+
+def rank_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:
+    """The claim's ranked superlative ranked otherwise in the window's clause `segment` ("largest"
+    against "second-largest", `stages.ranks`); the window's words are the fix."""
+    return [
+        Conflict(
+            f"rank: {c.word!r} in claim, {c.other!r} in evidence",
+            _STRENGTH,
+            () if c.fix is None else (SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),),
+        )
+        for c in rank_clashes(claim, ev, segment=segment)
     ]
 
 

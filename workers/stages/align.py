@@ -21,9 +21,9 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from workers.stages._text import AUX, DETERMINERS, FUNCTION_WORDS, in_compound, is_verb
+from workers.stages._text import AUX, DETERMINERS, FUNCTION_WORDS, STOPWORDS, in_compound, is_verb
 from workers.stages.kinds import same_kind
-from workers.stages.movements import DIRECTION
+from workers.stages.movements import DIRECTION, movement_words
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
 from workers.stages.terms import Term, content_terms, stem, terms_match
 
@@ -31,6 +31,7 @@ __all__ = [
     "KEYS",
     "Pair",
     "Parsed",
+    "changed_by",
     "covered",
     "is_comparative",
     "next_figure",
@@ -248,6 +249,7 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
     rivals = _rivals(claim, ev, slot)
     event = claim.event_word(slot) if slot.kind in _WHEN else None
     scored = []
+    any_equal = any(values_match(slot, e) for e in rivals)
     for e in rivals:
         # A word the claim says plainly counts wherever the window says it, in a name too.
         said = ev.near(e) if slot.kind is SlotKind.ENTITY else [*ev.near(e), *ev.name_words(e)]
@@ -269,7 +271,10 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         # A county is not corrected to a hamlet's name: a name replaces only a name of its kind.
         swappable = swappable and (slot.kind is not SlotKind.ENTITY or same_kind(slot.text, e.text))
         # "rose by $10m to $110m" is not corrected to "from $100m": a change only for a change.
-        swappable = swappable and _changed_by(claim, slot) == _changed_by(ev, e)
+        swappable = swappable and changed_by(claim, slot) == changed_by(ev, e)
+        # "France's economy grew 0.9%" is not corrected to Germany's "contracted 0.3%" where the window
+        # states 0.9% too: a value of a part that names only others, the claim's stated elsewhere.
+        swappable = swappable and (equal or not _anothers(claim, ev, e) or not any_equal)
         # "born in 1968" is not corrected to the year a lawsuit was filed: a date of the same event only.
         swappable = swappable and (event is None or _same_event(event, ev, e))
         # "12,000" against "more than 11,000": the hedge leaves it open, so it is no wrong value.
@@ -296,11 +301,27 @@ def _same_anchor(
     return mine is not None and mine == ev.anchor(other) and (among is None or mine in among)
 
 
-def _changed_by(read: Parsed, slot: Slot) -> bool:
+_CAPITALIZED = re.compile(r"\b[A-Z][\w&-]*")
+
+
+def _anothers(claim: Parsed, ev: Parsed, other: Slot) -> bool:
+    """Whether the part of the window's clause before `other` names someone and the claim names none of
+    them ("Germany's economy contracted 0.3%" for "France's economy grew 0.9%")."""
+    lo, _ = ev.segment_of(other.start)
+    lo = max([lo, *(start for start, _ in ev.joins if start <= other.start)])
+    names = {m.group(0).lower() for m in _CAPITALIZED.finditer(ev.text, lo, other.start)} - STOPWORDS
+    mine = {w.lower() for w in re.findall(r"\w+", claim.text)}
+    return bool(names) and not names & mine
+
+
+def changed_by(read: Parsed, slot: Slot) -> bool:
     """Whether a figure is a change, not a level: after "by" or a verb of rising or falling ("rose by
-    2%", "gained 150 points"); "rose from 100 to 110" gives two levels."""
+    2%", "gained 150 points"; not "contracted 500 nurses"); "rose from 100 to 110" gives two levels."""
     word = read.anchor(slot) if slot.kind in (SlotKind.FIGURE, SlotKind.PERCENT) else None
-    return word is not None and (word == "by" or DIRECTION.fullmatch(word) is not None)
+    if word is None or word == "by":
+        return word is not None
+    moved = movement_words(read.text, read.segment_of(slot.start)[0], slot.start)
+    return bool(moved) and moved[-1].group(0).lower() == word
 
 
 def _same_event(event: str, ev: Parsed, other: Slot) -> bool:

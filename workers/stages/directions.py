@@ -9,11 +9,12 @@ result clashes with the other way in the window's clause only where:
 
 - a part of the claim's clause says one way and a part of the window's only the other way, each
   kind on its own scale (amounts, "rose"; qualities, "improved", since "pain improved" is "pain
-  fell"; results, "profit"). Both clauses are cut into parts at ", while", "but", ", and", at "and",
-  "as" or "while" before another movement ("Corn prices fell, while wheat prices rose" says two
-  things), at "after", "because", "when" ... before one ("Blood pressure fell after the dose was
-  doubled"), and after a leading clause with one ("After the dose was doubled,"), so each part of
-  "Revenue rose as costs fell" is read, and fixed, on its own. Neither word stands in a relative
+  fell"; strength, "weakened"; speed, "slowed"; results, "profit"). Both clauses are cut into parts
+  at ", while", "but", ", and", at "and", "as" or "while" before another movement ("Corn prices
+  fell, while wheat prices rose" says two things), at "after", "because", "when" ... before one
+  ("Blood pressure fell after the dose was doubled"), and after a leading clause with one ("After
+  the dose was doubled,"), so each part of "Revenue rose as costs fell" is read, and fixed, on its
+  own. Neither word stands in a relative
   clause ("Smith, who was raised in Ohio, ..."); no part states the claim's own way about its words
   ("Earlier reports said costs rose, but audited figures show costs fell", at the claim's time), nor
   does a part whose subject is a pronoun or left out and which says nothing more, with the claim's
@@ -438,14 +439,14 @@ def _fits(mine: str, theirs: str, used: Grammar | None, form: Form | None) -> bo
     return fits(mine, theirs, used=used, form=form)
 
 
-def _amounts(read: Parsed, lo: int, hi: int) -> list[re.Match[str]]:
-    """Words of rising or falling in read.text[lo:hi], outside relative clauses."""
-    return [m for m in _movements(read, lo, hi) if abs(way(m.group(0))) == 1]
+def _on_scale(scale: int) -> Find:
+    """Words of movement on one scale, outside relative clauses: 1 amounts ("rose"), 2 qualities
+    ("improved": "pain improved" is "pain fell"), 3 strength ("weakened"), 4 speed ("slowed")."""
 
+    def find(read: Parsed, lo: int, hi: int) -> list[re.Match[str]]:
+        return [m for m in _movements(read, lo, hi) if abs(way(m.group(0))) == scale]
 
-def _qualities(read: Parsed, lo: int, hi: int) -> list[re.Match[str]]:
-    """Words of getting better or worse: a scale of their own ("pain improved" is "pain fell")."""
-    return [m for m in _movements(read, lo, hi) if abs(way(m.group(0))) == 2]
+    return find
 
 
 def _movements(read: Parsed, lo: int, hi: int) -> list[re.Match[str]]:
@@ -469,9 +470,9 @@ def _same_number(mine: str, theirs: str, _used: Grammar | None, _form: Form | No
     return (mine.lower() in _SINGULAR) == (theirs.lower() in _SINGULAR)
 
 
-# The kinds of word read, each on its own scale: amounts, qualities ("improved"), results ("profit").
+# The kinds of word read, each on its own scale: amounts, qualities ("improved"), strength, speed,
+# results ("profit").
 _KINDS: tuple[tuple[Find, Side, Fit], ...] = (
-    (_amounts, way, _fits),
-    (_qualities, way, _fits),
+    *((_on_scale(scale), way, _fits) for scale in (1, 2, 3, 4)),
     (_results, _result_way, _same_number),
 )

@@ -12,14 +12,20 @@ the word alone cannot say.
 Not every such word is a movement (`movement_words`): not in a name ("Niagara Falls", "Rose
 Byrne"), not a season ("the fall of 2019"), not accidents ("the risk of falls"), not another verb
 ("dropped out", "fell through", "fell ill", "cut off", "declined to comment", "doubled down", "lost
-the appeal": "lost" only of an amount), not in a compound ("double-blind", "cost-cutting"), not an
-adjective ("a narrow margin", "double digits"), and a
-comparative only where it is said of something ("costs were higher", "worse than expected"), not
-where it names a kind ("higher education", "the lower court", "at higher doses").
+the appeal": "lost" only of an amount; "contracted" only of an economy and with nothing it acts on,
+"The economy contracted 2%", not "contracted pneumonia" or "Nurses contracted by the hospital"), not
+in a compound ("double-blind", "cost-cutting"), not an adjective ("a narrow margin", "double
+digits", "a slow recovery") or a description between a determiner and its noun ("the expanded
+plan"), not the name of a kind ("sunk costs", "accelerated approval"), and a comparative only where
+it is said of something ("costs were higher", "worse than expected"), not where it names a kind
+("higher education", "the lower court", "at higher doses"). Forms that are mostly other words are
+never read: "contract", "sink", "spike" and "rebound" ("a spike in cases", "rebound headaches"),
+"expanding" ("expanding suburbs").
 
 Getting better or worse ("improved", "worsened", "deteriorated", "better", "worse") is a scale of
 its own (`way` 2 and -2): "pain improved" says what "pain fell" says, so those words clash only
-with each other.
+with each other. So are strength (3: "the euro strengthened", "weakened", "stronger") and speed (4:
+"growth accelerated", "slowed", "faster"): "growth slowed" is no fall, "the dollar weakened" none.
 
 Usage::
 
@@ -73,12 +79,38 @@ _VERBS: tuple[tuple[Grammar, int, str], ...] = (
     ("both", -1, "narrow narrows narrowed narrowed narrowing"),
     ("both", -1, "lose loses lost lost losing"),
     ("intransitive", -1, "dip dips dipped dipped dipping"),
+    ("intransitive", -1, "plummet plummets plummeted plummeted plummeting"),
+    ("intransitive", 1, "skyrocket skyrockets skyrocketed skyrocketed skyrocketing"),
+    ("both", 1, "triple triples tripled tripled tripling"),
+    ("both", 1, "expand expands expanded expanded -"),
+    # "-": a form that is mostly another word, never read as a movement: "a contract", "the kitchen
+    # sink", "a spike in cases" (a noun in the part of the movement it explains), "rebound headaches",
+    # "expanding suburbs", "Infections contracted in hospitals"
+    ("intransitive", 1, "- - spiked spiked spiking"),
+    ("intransitive", 1, "- - rebounded rebounded -"),
+    ("intransitive", -1, "- - sank sunk -"),
+    ("both", -1, "- - contracted contracted -"),
     # a quality, not an amount: "pain improved" is "pain fell", so these clash only with each other
     ("both", 2, "improve improves improved improved improving"),
     ("both", -2, "worsen worsens worsened worsened worsening"),
     ("intransitive", -2, "deteriorate deteriorates deteriorated deteriorated deteriorating"),
+    # strength and speed: "the euro weakened" is no fall, "growth slowed" none; each its own scale too
+    ("both", 3, "strengthen strengthens strengthened strengthened strengthening"),
+    ("both", -3, "weaken weakens weakened weakened weakening"),
+    ("both", 4, "accelerate accelerates accelerated accelerated accelerating"),
+    ("both", -4, "decelerate decelerates decelerated decelerated decelerating"),
+    ("both", -4, "slow slows slowed slowed slowing"),
 )
-_COMPARATIVES = (("higher", 1), ("lower", -1), ("better", 2), ("worse", -2))
+_COMPARATIVES = (
+    ("higher", 1),
+    ("lower", -1),
+    ("better", 2),
+    ("worse", -2),
+    ("stronger", 3),
+    ("weaker", -3),
+    ("faster", 4),
+    ("slower", -4),
+)
 _NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
 _BE = wordset("be is are was were been being get gets got")
 _HAVE = wordset("has have had having")
@@ -106,7 +138,7 @@ _REFUSED = re.compile(r"\s+to\s+(?!(?:the|its|their|his|her|a|an|lowest|record|l
 _ACCIDENTS_BEFORE = wordset("of from fewer more prevent prevents preventing prevented")
 # Adjectives as often as verbs ("a double dose", "a narrow margin", "to double digits"): movements only
 # after "will", "would", "may" ...
-_ADJECTIVES_TOO = wordset("double narrow")
+_ADJECTIVES_TOO = wordset("double narrow triple slow")
 _COUNTED = wordset("both two")
 # "lost 5%", "lost $2 billion", "lost weight": an amount; "lost the appeal", "lost consciousness", "a
 # losing streak" are not.
@@ -115,6 +147,23 @@ _LOST_AMOUNT = re.compile(
     r"|(?:weight|ground|value|momentum|money|market\s+share)\b)",
     re.IGNORECASE,
 )
+# Names of a kind, not movements: "sunk costs", "accelerated approval", "an expanded access program".
+_KIND_NAMES = re.compile(
+    r"(?:sunk\s+costs?|accelerated\s+(?:approval|depreciation|vesting|amorti[sz]ation)"
+    r"|expanded\s+access\s+programs?)\b",
+    re.IGNORECASE,
+)
+# "contracted with a supplier", "contracted pneumonia", "Consultants contracted by the agency": no
+# movement; "the economy contracted 2%", "GDP contracted by 1.2% in the second quarter" are: only of
+# what an economy makes or trades, or after "has".
+_CONTRACTED_OTHERWISE = re.compile(r"\s+(?:with|out|to\s+[a-z])", re.IGNORECASE)
+_SHRINKS = wordset(
+    "economy economies gdp output sector activity manufacturing industry market markets margin margins "
+    "exports imports sales revenue revenues pmi spending lending credit production has have had then also"
+)
+# A participle between a determiner and its noun is a description: "the expanded plan", "its expanded
+# credit facility", "the tripled dose".
+_PARTICIPLES = wordset("expanded tripled plummeting skyrocketing spiking")
 # "doubled down on its strategy": a stance, not an amount.
 _DOUBLED_DOWN = re.compile(r"\s+down\b", re.IGNORECASE)
 
@@ -123,6 +172,8 @@ def _readings() -> dict[str, tuple[int, frozenset[tuple[Grammar, Form]]]]:
     table: dict[str, tuple[int, set[tuple[Grammar, Form]]]] = {}
     for grammar, direction, forms in _VERBS:
         for word, form in zip(forms.split(), _FORMS, strict=True):
+            if word == "-":
+                continue
             table.setdefault(word, (direction, set()))[1].add((grammar, form))
     for word, direction in _COMPARATIVES:
         table.setdefault(word, (direction, set()))[1].add(("comparative", "comparative"))
@@ -136,7 +187,8 @@ DIRECTION = re.compile(r"\b(?:" + "|".join(sorted(_READINGS)) + r")\b", re.IGNOR
 
 def way(word: str) -> int:
     """1 for a word of rising, -1 for one of falling, 2 and -2 for getting better or worse (a scale
-    of its own: "pain improved" is "pain fell"), 0 for any other word."""
+    of its own: "pain improved" is "pain fell"), 3 and -3 for strength, 4 and -4 for speed, 0 for any
+    other word."""
     found = _READINGS.get(word.lower())
     return found[0] if found else 0
 
@@ -192,14 +244,20 @@ def usage(text: str, m: re.Match[str]) -> tuple[Grammar | None, Form | None]:
     form = _form(m.group(0), previous)
     if previous in _BE:
         return "transitive", form
-    after = _NEXT.match(text, m.end())
-    word = (after.group("word") or "").lower() if after else ""
-    if not word:
+    if _unbound(text, m):
         return "intransitive", form
-    if word in DETERMINERS:
-        return "transitive", form
-    free = word in _UNBOUND or word.endswith("ly") or word.lstrip("$€£")[:1].isdigit()
-    return ("intransitive" if free else None), form
+    return ("transitive" if _next_word(text, m) in DETERMINERS else None), form
+
+
+def _next_word(text: str, m: re.Match[str]) -> str:
+    after = _NEXT.match(text, m.end())
+    return (after.group("word") or "").lower() if after else ""
+
+
+def _unbound(text: str, m: re.Match[str]) -> bool:
+    """Nothing after the word it could act on: a figure, a preposition, an adverb or the clause's end."""
+    word = _next_word(text, m)
+    return not word or word in _UNBOUND or word.endswith("ly") or word.lstrip("$€£")[:1].isdigit()
 
 
 def _form(word: str, previous: str) -> Form | None:
@@ -228,6 +286,15 @@ def _named(text: str, m: re.Match[str]) -> bool:
 def _not_moving(text: str, m: re.Match[str]) -> bool:
     """A season, accidents, an adjective, or a comparative naming a kind: no movement of anything."""
     word, previous = m.group(0).lower(), _previous(text, m)
+    if _KIND_NAMES.match(text, m.start()):
+        return True
+    if word.startswith("contract"):  # only of an amount, said of what shrank
+        otherwise = _CONTRACTED_OTHERWISE.match(text, m.end()) is not None
+        # "GDP sharply contracted", "then contracted", "Germany, the largest economy, contracted"
+        shrank = previous.rstrip(",") in _SHRINKS or previous.endswith("ly")
+        return not shrank or not _unbound(text, m) or otherwise
+    if word in _PARTICIPLES and (previous in DETERMINERS or previous.endswith(("'s", "’s"))):
+        return True
     if word == "fall":
         return previous in _SEASON_BEFORE or bool(_SEASON_AFTER.match(text, m.end()))
     if word == "falls":

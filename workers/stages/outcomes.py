@@ -6,7 +6,7 @@ award of $1.5 million" against "The appeal court overturned the award of $1,500,
 was "approved" against "rejected" and "accepted" against "rejected"; a review's probes). For a
 legal or financial answer it is the whole point of the sentence. Here an outcome word of the claim
 clashes with the window's opposite on the same axis (approval, a grant, an appeal, a verdict, a law,
-a signature), and the claim is flagged, never fixed, only where:
+a signature, a vote or test passed), and the claim is flagged, never fixed, only where:
 
 - the claim states one outcome word, and no "not" stands in its clause or in the window's;
 - the window's clause has the opposite word and none of the claim's side of that axis;
@@ -27,7 +27,8 @@ taking another event for the claim's, so nothing here is ever fixed, and contest
 are not read at all; a second review, of the flag, found correct claims flagged by clauses that hold
 two decisions, hence the last condition: it reads plain sentences only, by design. Words with other
 common senses are left out: "declined" (a fall), "allowed" (a permission), "dismissed" (from a
-job), "passed" (died, went by).
+job); "passed" and "failed" are read only in a sentence about a bill or a test ("The Senate passed
+the bill"; not "She passed in 2019", "passed the cost on to customers", "the bank failed").
 
 Usage::
 
@@ -56,7 +57,33 @@ _AXES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("convicted", "acquitted"),
         ("enacted", "repealed"),
         ("signed", "vetoed"),
+        ("passed", "failed defeated rejected"),  # of a bill or a test only (`_PASSABLE`)
     )
+)
+_PASS_FAIL = frozenset(_AXES[-1][0] | _AXES[-1][1])
+# What is passed or failed: a bill, a motion, a test. "passed" alone may be a death ("passed in 2019"),
+# and "passed on to customers" a cost handed on; "the bank failed" a collapse.
+_PASSABLE = re.compile(
+    r"\b(?:bills?|acts?|laws?|motions?|resolutions?|measures?|amendments?|budgets?|ordinances?|referendums?"
+    r"|referenda|propositions?|legislation|tests?|exams?|examinations?|inspections?|audits?|screenings?)\b",
+    re.IGNORECASE,
+)
+# Who votes: a bill that passed one chamber may fail in another ("The bill passed the Senate" and "The
+# Senate's bill was defeated in the Assembly" are both true).
+_BODY = re.compile(
+    r"\b(?:senate|house|assembly|parliament|congress|commons|lords|council|committee|chamber|floor"
+    r"|legislature)\b",
+    re.IGNORECASE,
+)
+# What is passed, as its object: "passed the Fed's 2023 stress test", not "failed in 2008 with a clean
+# audit opinion".
+_PASSED_WHAT = re.compile(
+    r"(?:\s+(?!(?:in|with|on|at|by|for|after|before|during|from|to|and|but|as)\b)[\w'’.-]+){0,5}?\s+"
+    + _PASSABLE.pattern,
+    re.IGNORECASE,
+)
+_PASSED_ON = re.compile(
+    r"(?:\s+[\w'’-]+){0,4}?\s+(?:on\s+to|onto|along|away|through|down|over|out)\b", re.IGNORECASE
 )
 _WORD = re.compile(r"[A-Za-z]+")
 # A capitalized word before another is part of a name ("the First Amendment"), not a second decision.
@@ -93,7 +120,7 @@ class OutcomeClash:
 
 def outcome_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list[OutcomeClash]:
     """The claim's one outcome word against its opposite in the window's clause `segment`."""
-    mine = [(m, axis, side) for m in _WORD.finditer(claim.text) for axis, side in _sides(m.group(0))]
+    mine = [(m, axis, side) for m in _WORD.finditer(claim.text) for axis, side in _sides(claim, m)]
     lo, hi = segment
     if len({m.start() for m, _, _ in mine}) != 1 or not _plain(claim, (0, len(claim.text))):
         return []
@@ -101,13 +128,16 @@ def outcome_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> l
     if not _plain(ev, segment) or any(w in _AXES[axis][side] for _, axis, side in mine for w in theirs):
         return []
     word = mine[0][0]
-    opposite = next(
-        (m for _, axis, side in mine for w, m in theirs.items() if w in _AXES[axis][1 - side]), None
+    found = next(
+        ((m, axis) for _, axis, side in mine for w, m in theirs.items() if w in _AXES[axis][1 - side]), None
     )
+    if found is None:
+        return []
+    opposite, axis = found
     if (
-        opposite is None
-        or _INFINITIVE.match(ev.text, opposite.end())
+        _INFINITIVE.match(ev.text, opposite.end())
         or _INFINITIVE.match(claim.text, word.end())
+        or (_AXES[axis] is _AXES[-1] and not _passing(ev, opposite, segment, claim))
     ):
         return []
     if not restated(claim, ev, segment, at=word.start()) or not same_time(claim, ev, segment):
@@ -124,7 +154,28 @@ def _plain(read: Parsed, span: tuple[int, int]) -> bool:
     )
 
 
-def _sides(word: str) -> list[tuple[int, int]]:
-    """(axis, side) for each axis that lists `word`."""
-    w = word.lower()
-    return [(i, side) for i, axis in enumerate(_AXES) for side in (0, 1) if w in axis[side]]
+def _sides(read: Parsed, m: re.Match[str]) -> list[tuple[int, int]]:
+    """(axis, side) for each axis that lists the word `m`; passing and failing only of a bill or a
+    test ("The bill passed the Senate", not "She passed in 2019" or "passed the cost on")."""
+    w = m.group(0).lower()
+    sides = [(i, side) for i, axis in enumerate(_AXES) for side in (0, 1) if w in axis[side]]
+    if w in _PASS_FAIL and not _passing(read, m, (0, len(read.text))):
+        sides = [(i, side) for i, side in sides if _AXES[i] is not _AXES[-1]]
+    return sides
+
+
+def _passing(read: Parsed, m: re.Match[str], span: tuple[int, int], claim: Parsed | None = None) -> bool:
+    """Whether `m` passes or fails a bill or a test named within four words before it or as its
+    object ("The bill passed", "failed its audit"; not "The bank failed in 2008 with a clean audit
+    opinion", "passed the cost on to customers", "passed away"), and, in the window (`claim` given),
+    by no body the claim does not name ("... was defeated in the Assembly" says nothing of the
+    Senate's vote)."""
+    before = " ".join(read.text[span[0] : m.start()].split()[-4:])
+    if not _PASSABLE.search(before) and not _PASSED_WHAT.match(read.text, m.end(), span[1]):
+        return False
+    if m.group(0).lower() == "passed" and _PASSED_ON.match(read.text, m.end()):
+        return False
+    if claim is None:
+        return True
+    theirs = {b.group(0).lower() for b in _BODY.finditer(read.text, *span)}
+    return theirs <= {b.group(0).lower() for b in _BODY.finditer(claim.text)}

@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from workers.stages._text import STOPWORDS
 from workers.stages.align import Parsed
 from workers.stages.movements import DIRECTION
 
-__all__ = ["ELIDED", "Find", "clause_of", "elided", "parts"]
+__all__ = ["ELIDED", "Find", "clause_of", "elided", "opening_name", "parts"]
 
 Find = Callable[[Parsed, int, int], list[re.Match[str]]]
 
@@ -51,21 +52,41 @@ _LEADING = re.compile(
 # A part whose subject is left out: ", but fell in 2024", "and then rose" (not "as" or "while", which
 # open a clause of their own: "as fell" is no English).
 ELIDED = re.compile(r"[\s,;]*(?:and|but|yet)\s+(?:then\s+|later\s+|\w+ly\s+)?", re.IGNORECASE)
+# A part whose subject is a pronoun: ", but it", "and they".
+_PRONOUN = re.compile(
+    r"[\s,;]*(?:(?:and|but|yet)\s+)?(?:it|they)\s+(?:then\s+|later\s+|also\s+|\w+ly\s+)?", re.I
+)
+# The name a clause opens with, before its verb: "Acme Corp reported ...", "The Federal Reserve said";
+# not an opening phrase ("In March"), an owner ("Acme's revenue") or two names ("Acme and Beta").
+_OPENING_NAME = re.compile(
+    r"\s*(?:[Tt]he\s+)?(?P<name>[A-Z][\w&.-]*(?:\s+(?:of\s+)?[A-Z][\w&.-]*)*)(?=\s+(?!(?:and|or|of)\b)[a-z])",
+)
 
 
 def elided(
     ev: Parsed, part: tuple[int, int], other: re.Match[str], cut: list[tuple[int, int]], find: Find
 ) -> tuple[int, int] | None:
-    """Where the window names what moved in a part whose subject is left out (`other` its movement,
-    `cut` the clause's parts): the words before the movement of the last part before it with one
-    ("Revenue rose 5% in 2023, but fell in 2024": "Revenue")."""
-    if not ELIDED.fullmatch(ev.text, part[0], other.start()):
+    """Where the window names what moved in a part whose subject is left out or "it"/"they" (`other`
+    its movement, `cut` the clause's parts): the words before the movement of the last part before it
+    with one ("Revenue rose 5% in 2023, but fell in 2024": "Revenue"), else the name the clause opens
+    with ("Acme reported weak sales, and it lowered its forecast": "Acme")."""
+    subject = ev.text[part[0] : other.start()]
+    if not (_PRONOUN.fullmatch(subject) or ELIDED.fullmatch(subject)):
         return None
     for lo, hi in reversed([p for p in cut if p[1] <= part[0]]):  # "fell in January and February but rose"
         moved = find(ev, lo, hi)
         if moved:
             return lo, moved[0].start()
-    return None
+    return opening_name(ev, cut[0][0]) if cut and cut[0][1] <= part[0] else None
+
+
+def opening_name(read: Parsed, at: int) -> tuple[int, int] | None:
+    """The name a clause starting at `at` opens with, before its verb ("Acme Corp reported weak sales,
+    and it lowered its forecast": "Acme Corp"), if it opens with one."""
+    m = _OPENING_NAME.match(read.text, at)
+    if m is None or m.group("name").split()[0].lower() in STOPWORDS:  # "In March, ..."
+        return None
+    return m.span("name")
 
 
 def clause_of(ev: Parsed, part: tuple[int, int], segment: tuple[int, int]) -> tuple[int, int]:
