@@ -802,12 +802,16 @@ def test_a_movement_no_word_fixes_leaves_the_claims_figures_unfixed() -> None:
 
 def test_a_rank_said_otherwise_is_fixed_with_the_windows_and_a_not_before_it_stays() -> None:
     claim = "Acme is the second-largest bank in Spain."
-    result = _judge(claim, "Acme is the largest bank in Spain by assets.")
+    result = _judge(claim, "Acme is the largest bank in Spain, with 14 million customers.")
     assert "rank: 'second-largest' in claim, 'largest' in evidence" in result.reason
     assert _apply(claim, result) == "Acme is the largest bank in Spain."
     # "not the largest" is what "the second-largest" says: no "not" is taken out
     negated = _judge("Acme is not the largest bank in Spain.", "Acme is the second-largest bank in Spain.")
     assert "negation" not in negated.reason and not negated.fixes
+    # a "not" of something else is read as before
+    claim = "Acme, the second-largest bank in Spain, did not report a profit in 2023."
+    other = _judge(claim, "Acme, the second-largest bank in Spain, reported a profit in 2023.")
+    assert "negation" in other.reason
 
 
 def test_a_bill_passed_against_one_defeated_is_a_conflict_never_fixed() -> None:

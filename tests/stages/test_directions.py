@@ -503,7 +503,22 @@ def test_more_words_and_the_scales_of_strength_and_speed(
         # another sense
         ("The patient contracted pneumonia in March.", "In March the patient's fever rose and she improved."),
         ("The firm contracted with a supplier in 2022.", "In 2022 the firm expanded with a supplier."),
+        # "they" are not what a noun of movement moves
+        (
+            "Acme cut its dividend in 2024.",
+            "Analysts at Acme expected a cut in 2024, but they raised their dividend forecast.",
+        ),
     ],
 )
 def test_no_clash_across_scales_or_senses(claim: str, window: str) -> None:
     assert _clashes(claim, window) == []
+
+
+def test_a_part_whose_subject_is_it_takes_the_name_its_clause_opens_with() -> None:
+    assert _clashes(
+        "Acme raised its full-year forecast.",
+        "Acme reported weak sales on Tuesday, and it lowered its full-year forecast.",
+    ) == [("raised", "lowered", "lowered")]
+    assert _clashes("Revenue rose in 2024.", "Revenue rose 5% in 2023, but it fell in 2024.") == [
+        ("rose", "fell", "fell")
+    ]

@@ -151,6 +151,8 @@ def test_other_senses_of_the_new_words_are_no_movements() -> None:
     )
     assert moving("The sinking fund covers sunk costs under accelerated approval of rebound headaches.") == []
     assert moving("Nurses contracted by the clinic and infections contracted in hospitals.") == []
+    assert moving("The hospital has contracted 500 nurses; the economy has contracted 2%.") == ["contracted"]
+    assert moving("The weakening yen helped an accelerated filer.") == []
     assert moving("Under the expanded plan, the company's expanded credit line and a spike in cases.") == []
     assert moving("A slow recovery on triple therapy under an expanded access program.") == []
     assert moving("Growth will slow as admissions spiked and the dollar was weaker than expected.") == [

@@ -157,6 +157,17 @@ def test_a_remand_or_a_reason_given_is_no_second_decision() -> None:
             "The bank failed in 2008 with a clean audit opinion on file.",
             [],
         ),
+        # a bill or test named beside the verb only; "passed through" a chamber is a vote
+        (
+            "Senator Smith, author of the 1996 act, passed in 2019.",
+            "Senator Smith, author of the 1996 act, was defeated in 2019.",
+            [],
+        ),
+        (
+            "The bill passed through the Senate.",
+            "The bill was defeated in the Senate.",
+            [("passed", "defeated")],
+        ),
         # a death, a cost handed on, a failure to act: no bill or test passed or failed
         ("The patient passed in 2019.", "The patient failed treatment in 2019.", []),
         ("Acme passed the tax on to customers.", "Acme failed the tax audit.", []),

@@ -24,7 +24,7 @@ def _clashes(claim: str, window: str) -> list[tuple[str, str]]:
         ),
         (
             "Acme is the second-largest bank in Spain.",
-            "Acme is the largest bank in Spain by assets.",
+            "Acme is the largest bank in Spain, with 14 million customers.",
             ("second-largest", "largest"),
         ),
         (
@@ -82,6 +82,11 @@ def test_a_rank_said_otherwise_is_fixed_with_the_windows(
             "In 2023 Acme was the second-largest US bank, down from first place in 2019.",
         ),
         ("Acme was the largest bank in Spain in 2019.", "In 2022 Acme was the third-largest bank in Spain."),
+        # by a measure the claim does not name, a guess, "one of the world's largest", a "not" of the rank
+        ("Acme is the largest bank in Spain.", "Acme is the second-largest bank in Spain by deposits."),
+        ("Acme is the largest bank in Spain.", "Acme could be the second-largest bank in Spain."),
+        ("Acme is one of the world's largest banks.", "Acme is the world's fifth-largest bank."),
+        ("Acme isn't Spain's largest bank.", "Acme is Spain's second-largest bank."),
         # the claim's rank in another sentence of the window
         (
             "Acme is the third-largest bank in Spain.",
@@ -92,3 +97,10 @@ def test_a_rank_said_otherwise_is_fixed_with_the_windows(
 )
 def test_no_clash_unless_the_same_thing_is_ranked_once_otherwise(claim: str, window: str) -> None:
     assert _clashes(claim, window) == []
+
+
+def test_a_not_elsewhere_in_the_sentence_is_no_not_of_the_rank() -> None:
+    claim = "Acme, Spain's largest bank, did not cut its dividend."
+    assert _clashes(claim, "Acme, Spain's second-largest bank, did not cut its dividend.") == [
+        ("largest", "second-largest")
+    ]

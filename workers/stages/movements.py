@@ -149,7 +149,7 @@ _LOST_AMOUNT = re.compile(
 )
 # Names of a kind, not movements: "sunk costs", "accelerated approval", "an expanded access program".
 _KIND_NAMES = re.compile(
-    r"(?:sunk\s+costs?|accelerated\s+(?:approval|depreciation|vesting|amorti[sz]ation)"
+    r"(?:sunk\s+costs?|accelerated\s+(?:approval|depreciation|vesting|amorti[sz]ation|filers?)"
     r"|expanded\s+access\s+programs?)\b",
     re.IGNORECASE,
 )
@@ -159,11 +159,17 @@ _KIND_NAMES = re.compile(
 _CONTRACTED_OTHERWISE = re.compile(r"\s+(?:with|out|to\s+[a-z])", re.IGNORECASE)
 _SHRINKS = wordset(
     "economy economies gdp output sector activity manufacturing industry market markets margin margins "
-    "exports imports sales revenue revenues pmi spending lending credit production has have had then also"
+    "exports imports sales revenue revenues pmi spending lending credit production"
 )
+# After these, "contracted" is a movement only before a figure or "by": "has contracted 2%", not "has
+# contracted 500 nurses" (a count the figure's noun would tell).
+_SHRANK_AFTER = wordset("has have had then also")
+_BY_FIGURE = re.compile(r"\s+(?:by\s+)?[$€£]?\d[\d.,]*\s*(?:%|percent|per\s+cent)|\s+by\b", re.IGNORECASE)
 # A participle between a determiner and its noun is a description: "the expanded plan", "its expanded
 # credit facility", "the tripled dose".
-_PARTICIPLES = wordset("expanded tripled plummeting skyrocketing spiking")
+_PARTICIPLES = wordset(
+    "expanded tripled plummeting skyrocketing spiking weakening strengthening slowing accelerating"
+)
 # "doubled down on its strategy": a stance, not an amount.
 _DOUBLED_DOWN = re.compile(r"\s+down\b", re.IGNORECASE)
 
@@ -292,6 +298,7 @@ def _not_moving(text: str, m: re.Match[str]) -> bool:
         otherwise = _CONTRACTED_OTHERWISE.match(text, m.end()) is not None
         # "GDP sharply contracted", "then contracted", "Germany, the largest economy, contracted"
         shrank = previous.rstrip(",") in _SHRINKS or previous.endswith("ly")
+        shrank = shrank or (previous in _SHRANK_AFTER and _BY_FIGURE.match(text, m.end()) is not None)
         return not shrank or not _unbound(text, m) or otherwise
     if word in _PARTICIPLES and (previous in DETERMINERS or previous.endswith(("'s", "’s"))):
         return True

@@ -60,7 +60,8 @@ _AXES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("passed", "failed defeated rejected"),  # of a bill or a test only (`_PASSABLE`)
     )
 )
-_PASS_FAIL = frozenset(_AXES[-1][0] | _AXES[-1][1])
+_VOTE = len(_AXES) - 1  # passing and failing, read only of a bill or a test
+_PASS_FAIL = frozenset(_AXES[_VOTE][0] | _AXES[_VOTE][1])
 # What is passed or failed: a bill, a motion, a test. "passed" alone may be a death ("passed in 2019"),
 # and "passed on to customers" a cost handed on; "the bank failed" a collapse.
 _PASSABLE = re.compile(
@@ -75,6 +76,11 @@ _BODY = re.compile(
     r"|legislature)\b",
     re.IGNORECASE,
 )
+# What passed or failed, as the verb's subject: "The bill passed", "The motion was defeated" (not "Smith,
+# author of the 1996 act, passed in 2019").
+_PASSED_BY = re.compile(
+    _PASSABLE.pattern + r"\s+(?:(?:was|were|is|are|has\s+been|have\s+been|had\s+been)\s+)?\Z", re.IGNORECASE
+)
 # What is passed, as its object: "passed the Fed's 2023 stress test", not "failed in 2008 with a clean
 # audit opinion".
 _PASSED_WHAT = re.compile(
@@ -82,9 +88,7 @@ _PASSED_WHAT = re.compile(
     + _PASSABLE.pattern,
     re.IGNORECASE,
 )
-_PASSED_ON = re.compile(
-    r"(?:\s+[\w'’-]+){0,4}?\s+(?:on\s+to|onto|along|away|through|down|over|out)\b", re.IGNORECASE
-)
+_PASSED_ON = re.compile(r"(?:\s+[\w'’-]+){0,4}?\s+(?:on\s+to|onto|along|away|down|over|out)\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
 # A capitalized word before another is part of a name ("the First Amendment"), not a second decision.
 _NAMED = re.compile(r"[A-Z]\w*\s+[A-Z]")
@@ -137,7 +141,7 @@ def outcome_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> l
     if (
         _INFINITIVE.match(ev.text, opposite.end())
         or _INFINITIVE.match(claim.text, word.end())
-        or (_AXES[axis] is _AXES[-1] and not _passing(ev, opposite, segment, claim))
+        or (axis == _VOTE and not _passing(ev, opposite, segment, claim))
     ):
         return []
     if not restated(claim, ev, segment, at=word.start()) or not same_time(claim, ev, segment):
@@ -160,18 +164,17 @@ def _sides(read: Parsed, m: re.Match[str]) -> list[tuple[int, int]]:
     w = m.group(0).lower()
     sides = [(i, side) for i, axis in enumerate(_AXES) for side in (0, 1) if w in axis[side]]
     if w in _PASS_FAIL and not _passing(read, m, (0, len(read.text))):
-        sides = [(i, side) for i, side in sides if _AXES[i] is not _AXES[-1]]
+        sides = [(i, side) for i, side in sides if i != _VOTE]
     return sides
 
 
 def _passing(read: Parsed, m: re.Match[str], span: tuple[int, int], claim: Parsed | None = None) -> bool:
-    """Whether `m` passes or fails a bill or a test named within four words before it or as its
-    object ("The bill passed", "failed its audit"; not "The bank failed in 2008 with a clean audit
-    opinion", "passed the cost on to customers", "passed away"), and, in the window (`claim` given),
-    by no body the claim does not name ("... was defeated in the Assembly" says nothing of the
-    Senate's vote)."""
-    before = " ".join(read.text[span[0] : m.start()].split()[-4:])
-    if not _PASSABLE.search(before) and not _PASSED_WHAT.match(read.text, m.end(), span[1]):
+    """Whether `m` passes or fails a bill or a test named as its subject or object ("The bill passed",
+    "failed its audit"; not "The bank failed in 2008 with a clean audit opinion", "passed the cost on
+    to customers", "passed away"), and, in the window (`claim` given), by no body the claim does not
+    name ("... was defeated in the Assembly" says nothing of the Senate's vote)."""
+    subject = _PASSED_BY.search(read.text, span[0], m.start())
+    if not subject and not _PASSED_WHAT.match(read.text, m.end(), span[1]):
         return False
     if m.group(0).lower() == "passed" and _PASSED_ON.match(read.text, m.end()):
         return False

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from workers.stages._text import STOPWORDS
+from workers.stages._text import DETERMINERS, STOPWORDS
 from workers.stages.align import Parsed
 from workers.stages.movements import DIRECTION
 
@@ -66,18 +66,27 @@ _OPENING_NAME = re.compile(
 def elided(
     ev: Parsed, part: tuple[int, int], other: re.Match[str], cut: list[tuple[int, int]], find: Find
 ) -> tuple[int, int] | None:
-    """Where the window names what moved in a part whose subject is left out or "it"/"they" (`other`
-    its movement, `cut` the clause's parts): the words before the movement of the last part before it
-    with one ("Revenue rose 5% in 2023, but fell in 2024": "Revenue"), else the name the clause opens
-    with ("Acme reported weak sales, and it lowered its forecast": "Acme")."""
+    """Where the window names what moved in a part whose subject is left out (`other` its movement,
+    `cut` the clause's parts): the words before the movement of the last part before it with one
+    ("Revenue rose 5% in 2023, but fell in 2024": "Revenue"), else the name the clause opens with; for
+    "it" or "they", only that name ("Acme reported weak sales, and it lowered its forecast": "Acme")."""
     subject = ev.text[part[0] : other.start()]
-    if not (_PRONOUN.fullmatch(subject) or ELIDED.fullmatch(subject)):
+    pronoun = _PRONOUN.fullmatch(subject)
+    if not pronoun and not ELIDED.fullmatch(subject):
         return None
     for lo, hi in reversed([p for p in cut if p[1] <= part[0]]):  # "fell in January and February but rose"
         moved = find(ev, lo, hi)
-        if moved:
+        # "Analysts at Acme expected a cut, but they raised ...": "they" are not what a noun moves
+        if moved and not (pronoun and _after_determiner(ev.text, moved[0])):
             return lo, moved[0].start()
+        if moved:
+            break
     return opening_name(ev, cut[0][0]) if cut and cut[0][1] <= part[0] else None
+
+
+def _after_determiner(text: str, m: re.Match[str]) -> bool:
+    before = text[: m.start()].split()[-1:]
+    return bool(before) and before[0].lower() in DETERMINERS
 
 
 def opening_name(read: Parsed, at: int) -> tuple[int, int] | None:

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 
 from workers.stages.align import Parsed, covered
-from workers.stages.clauses import negated, restated, same_time, stems_between
+from workers.stages.clauses import restated, same_time, stems_between
 from workers.stages.slots import SlotKind
 
 __all__ = ["RankClash", "rank_clashes", "ranked_otherwise"]
@@ -69,13 +69,21 @@ _SUPERLATIVE = re.compile(
     re.IGNORECASE,
 )
 
-# Before a superlative that is no single rank: "one of the largest", "among the biggest", "the two
-# largest", "the top five highest".
+# Before a superlative that is no single rank: "one of the largest", "one of the world's largest",
+# "among Europe's biggest", "two of the largest", "the top five highest".
 _MANY_BEFORE = re.compile(
-    r"(?:\b(?:one|some|many|several|any)\s+of|\bamong|\b(?:two|three|four|five|six|seven|eight|nine|ten|top"
-    r"|\d+))\s+(?:(?:the|its|their|our|his|her)\s+)?\Z",
+    r"(?:\b(?:one|some|many|several|any|two|three|four|five|all|each|both)\s+of|\bamong"
+    r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|top|\d+))\s+"
+    r"(?:(?:the|its|their|our|his|her)\s+)?(?:[\w.]+['’]s\s+)?\Z",
     re.IGNORECASE,
 )
+# A "not" said of the superlative itself: "is not the largest", "isn't Spain's largest".
+_NOT_BEFORE = re.compile(
+    r"(?:\bnot|\bnever|n['’]t)\s+(?:(?:the|its|their|our|his|her|a|an)\s+)?(?:[\w.]+['’]s\s+)?\Z",
+    re.IGNORECASE,
+)
+# What the window ranks by, where the claim does not say it: "the second-largest bank by deposits".
+_MEASURED = re.compile(r"[^,;.]{0,40}?\bby\s+(?P<measure>[a-z]\w*)", re.IGNORECASE)
 # Before "most" or "least" as a superlative ("the most valuable"), not a quantity ("most banks").
 _OWNER_BEFORE = re.compile(r"(?:\b(?:the|its|their|our|his|her)|['’]s)\s+\Z", re.IGNORECASE)
 
@@ -83,7 +91,7 @@ _OWNER_BEFORE = re.compile(r"(?:\b(?:the|its|their|our|his|her)|['’]s)\s+\Z", 
 # second-largest, after Beta" is an order, no change).
 _CHANGED = re.compile(
     r"\b(?:(?:down|up)\s+from|having|formerly|previously|once|until|then|former"
-    r"|after\s+(?:ranking|being|leading|holding|topping)|first\s+place|top\s+spot)\b",
+    r"|after\s+(?:ranking|being|leading|holding|topping)|first\s+place|top\s+spot|could|might|may|would)\b",
     re.IGNORECASE,
 )
 _TIMES = frozenset({SlotKind.YEAR, SlotKind.DATE})
@@ -103,49 +111,77 @@ class RankClash:
 
 def rank_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list[RankClash]:
     """The claim's one ranked superlative against the same superlative ranked otherwise in the window's
-    clause `segment`, which restates the rest of the claim's clause; none where either says "not"."""
-    clash = _ranked_otherwise(claim, ev, segment)
-    if clash is None or negated(claim, claim.segment_of(clash.start)) or negated(ev, segment):
+    clause `segment`, which restates the rest of the claim's clause; none where either says "not" of
+    it. A rank the window dates and the claim does not ("Acme is the largest" against "In 2024 Acme
+    was the second-largest") is flagged: the claim may speak of another time."""
+    found = _ranked_otherwise(claim, ev, segment)
+    if found is None or _denied(claim.text, found[0]) or _denied(ev.text, found[1]):
         return []
-    return [clash]
+    mine, theirs = found
+    dated = bool(_times(ev, segment)) and not _times(claim, (0, len(claim.text)))
+    fix = None if dated else theirs.group(0)
+    return [RankClash(mine.start(), mine.end(), mine.group(0), theirs.group(0), fix)]
 
 
 def ranked_otherwise(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> bool:
-    """Whether the window's clause ranks the claim's superlative otherwise, whatever "not" either
-    says: "Acme is not the largest bank" is what "Acme is the second-largest bank" says, so there is
-    no "not" to take out."""
-    return _ranked_otherwise(claim, ev, segment) is not None
+    """Whether the claim says "not" of a superlative the window's clause ranks otherwise: "Acme is not
+    the largest bank" is what "Acme is the second-largest bank" says, so there is no "not" to take
+    out."""
+    found = _ranked_otherwise(claim, ev, segment, measured=False)
+    return found is not None and _denied(claim.text, found[0])
 
 
-def _ranked_otherwise(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> RankClash | None:
+def _ranked_otherwise(
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], *, measured: bool = True
+) -> tuple[re.Match[str], re.Match[str]] | None:
+    """The claim's superlative and the window's, where the window's clause ranks it otherwise and the
+    window nowhere at the claim's rank ("... the largest in 2019. It fell to third-largest by 2023"
+    may state "Acme is the third-largest"). `measured`: not by a measure the claim does not name ("not
+    the largest" agrees with "the third-largest by deposits" whatever the measure)."""
     mine = _ranks(claim.text, 0, len(claim.text))
     if len(mine) != 1:
         return None
     word = mine[0]
-    clause = claim.segment_of(word.start())
     theirs = [m for m in _ranks(ev.text, *segment) if _same_word(m, word)]
     if not theirs or len({_rank(m) for m in theirs}) != 1:
         return None
-    # the claim's rank anywhere in the window may be the claim's ("... the largest in 2019. It fell to
-    # third-largest by 2023" states "Acme is the third-largest")
     if any(_rank(m) == _rank(word) for m in _ranks(ev.text, 0, len(ev.text)) if _same_word(m, word)):
         return None
+    if measured and _measured_otherwise(claim, ev, theirs[0], segment):
+        return None
+    return (word, theirs[0]) if _same_statement(claim, ev, segment, word, theirs[0]) else None
+
+
+def _same_statement(
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], word: re.Match[str], other: re.Match[str]
+) -> bool:
+    """Whether the window's clause says what the claim says but for the rank: its words and times, of
+    the same subject, and no change of rank ("down from first place in 2019") or a guess ("could
+    be")."""
     ordinal = [word.start("ordinal")] if word.group("ordinal") else []
-    if not restated(claim, ev, segment, at=word.start("word"), unsaid=ordinal) or not same_time(
-        claim, ev, segment
-    ):
-        return None
-    if not _same_subject(claim, ev, (clause[0], word.start()), (segment[0], theirs[0].start())):
-        return None
-    if _CHANGED.search(ev.text, *segment):
-        return None  # "the second-largest in 2023, down from first place in 2019": another time's rank
     mine_times, their_times = _times(claim, (0, len(claim.text))), _times(ev, segment)
-    if mine_times and not their_times <= mine_times:
-        return None
-    # a rank the window dates and the claim does not ("Acme is the largest" against "In 2024 Acme was
-    # the second-largest") is flagged: the claim may speak of another time
-    fix = theirs[0].group(0) if their_times <= mine_times else None
-    return RankClash(word.start(), word.end(), word.group(0), theirs[0].group(0), fix)
+    return (
+        restated(claim, ev, segment, at=word.start("word"), unsaid=ordinal)
+        and same_time(claim, ev, segment)
+        and (not mine_times or their_times <= mine_times)
+        and _same_subject(
+            claim, ev, (claim.segment_of(word.start())[0], word.start()), (segment[0], other.start())
+        )
+        and not _CHANGED.search(ev.text, *segment)
+    )
+
+
+def _measured_otherwise(claim: Parsed, ev: Parsed, other: re.Match[str], segment: tuple[int, int]) -> bool:
+    """ "the second-largest bank by deposits" against a claim that names no deposits: it may be the
+    largest by assets."""
+    m = _MEASURED.match(ev.text, other.end(), segment[1])
+    return m is not None and m.group("measure").lower() not in {
+        w.lower() for w in re.findall(r"\w+", claim.text)
+    }
+
+
+def _denied(text: str, m: re.Match[str]) -> bool:
+    return _NOT_BEFORE.search(text, max(0, m.start() - 40), m.start()) is not None
 
 
 def _ranks(text: str, lo: int, hi: int) -> list[re.Match[str]]:
@@ -168,7 +204,7 @@ def _same_subject(claim: Parsed, ev: Parsed, mine: tuple[int, int], theirs: tupl
     """Whether what is ranked is the same: the words before the window's superlative are the claim's
     ("Acme is Spain's largest"), not another's ("Beta is the second-largest bank, after Acme")."""
     before, said = stems_between(claim, *mine), stems_between(ev, *theirs)
-    return bool(before) and covered(before, said) == 1.0 and covered(said, stems_between(claim, *mine)) == 1.0
+    return bool(before) and covered(before, said) == 1.0 and covered(said, before) == 1.0
 
 
 def _same_word(m: re.Match[str], other: re.Match[str]) -> bool:
