@@ -500,6 +500,11 @@ def test_more_words_and_the_scales_of_strength_and_speed(
         # another scale: slowing is no fall, weakening no worsening
         ("Economic growth fell in the third quarter.", "Economic growth slowed in the third quarter."),
         ("The euro worsened against the dollar.", "The euro strengthened against the dollar."),
+        # a movement of another year in the same sentence
+        (
+            "The economy expanded by 5% in 2021.",
+            "The economy contracted by 2% in 2020 before expanding by 5% in 2021.",
+        ),
         # another sense
         ("The patient contracted pneumonia in March.", "In March the patient's fever rose and she improved."),
         ("The firm contracted with a supplier in 2022.", "In 2022 the firm expanded with a supplier."),

@@ -134,7 +134,7 @@ def test_strength_and_speed_are_scales_of_their_own() -> None:
     assert fits("plummeted", "soared") and fits("expanded", "narrowed") and fits("weakened", "strengthened")
     # "contract" and "sink" are mostly other words: only their other forms are read
     assert way("contract") == 0 and way("contracts") == 0 and way("sink") == 0 and way("contracted") == -1
-    assert way("spike") == 0 and way("rebound") == 0 and way("expanding") == 0
+    assert way("spike") == 0 and way("rebound") == 0
 
 
 def test_other_senses_of_the_new_words_are_no_movements() -> None:
@@ -153,6 +153,9 @@ def test_other_senses_of_the_new_words_are_no_movements() -> None:
     assert moving("Nurses contracted by the clinic and infections contracted in hospitals.") == []
     assert moving("The hospital has contracted 500 nurses; the economy has contracted 2%.") == ["contracted"]
     assert moving("The weakening yen helped an accelerated filer.") == []
+    # "expanding" only where it tells a change
+    assert moving("Companies expanding in Asia hired staff in the expanding suburbs.") == []
+    assert moving("GDP contracted 2% in 2020 before expanding by 5% in 2021.") == ["contracted", "expanding"]
     assert moving("Under the expanded plan, the company's expanded credit line and a spike in cases.") == []
     assert moving("A slow recovery on triple therapy under an expanded access program.") == []
     assert moving("Growth will slow as admissions spiked and the dollar was weaker than expected.") == [

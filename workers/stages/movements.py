@@ -19,8 +19,9 @@ digits", "a slow recovery") or a description between a determiner and its noun (
 plan"), not the name of a kind ("sunk costs", "accelerated approval"), and a comparative only where
 it is said of something ("costs were higher", "worse than expected"), not where it names a kind
 ("higher education", "the lower court", "at higher doses"). Forms that are mostly other words are
-never read: "contract", "sink", "spike" and "rebound" ("a spike in cases", "rebound headaches"),
-"expanding" ("expanding suburbs").
+never read: "contract", "sink", "spike" and "rebound" ("a spike in cases", "rebound headaches");
+"expanding" only after "before", "after", "is" ... ("before expanding by 5%", not "expanding
+suburbs").
 
 Getting better or worse ("improved", "worsened", "deteriorated", "better", "worse") is a scale of
 its own (`way` 2 and -2): "pain improved" says what "pain fell" says, so those words clash only
@@ -82,10 +83,10 @@ _VERBS: tuple[tuple[Grammar, int, str], ...] = (
     ("intransitive", -1, "plummet plummets plummeted plummeted plummeting"),
     ("intransitive", 1, "skyrocket skyrockets skyrocketed skyrocketed skyrocketing"),
     ("both", 1, "triple triples tripled tripled tripling"),
-    ("both", 1, "expand expands expanded expanded -"),
+    ("both", 1, "expand expands expanded expanded expanding"),
     # "-": a form that is mostly another word, never read as a movement: "a contract", "the kitchen
     # sink", "a spike in cases" (a noun in the part of the movement it explains), "rebound headaches",
-    # "expanding suburbs", "Infections contracted in hospitals"
+    # "Infections contracted in hospitals"
     ("intransitive", 1, "- - spiked spiked spiking"),
     ("intransitive", 1, "- - rebounded rebounded -"),
     ("intransitive", -1, "- - sank sunk -"),
@@ -165,6 +166,12 @@ _SHRINKS = wordset(
 # contracted 500 nurses" (a count the figure's noun would tell).
 _SHRANK_AFTER = wordset("has have had then also")
 _BY_FIGURE = re.compile(r"\s+(?:by\s+)?[$€£]?\d[\d.,]*\s*(?:%|percent|per\s+cent)|\s+by\b", re.IGNORECASE)
+# "expanding" only where it tells a change: "before expanding by 5%", "is expanding", not "expanding
+# suburbs" or "Companies expanding in Asia hired 5,000 workers".
+_EXPANDING_AFTER = wordset(
+    "before after while since when by is are was were been be being keep keeps kept continue continues "
+    "continued"
+)
 # A participle between a determiner and its noun is a description: "the expanded plan", "its expanded
 # credit facility", "the tripled dose".
 _PARTICIPLES = wordset(
@@ -302,6 +309,8 @@ def _not_moving(text: str, m: re.Match[str]) -> bool:
         return not shrank or not _unbound(text, m) or otherwise
     if word in _PARTICIPLES and (previous in DETERMINERS or previous.endswith(("'s", "’s"))):
         return True
+    if word == "expanding":
+        return previous not in _EXPANDING_AFTER
     if word == "fall":
         return previous in _SEASON_BEFORE or bool(_SEASON_AFTER.match(text, m.end()))
     if word == "falls":
