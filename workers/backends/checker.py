@@ -192,11 +192,12 @@ class OfflineChecker:
         spans = whole_spans(broken, pairs, claim, ev)
         found = [_value_conflict(p, claim.text, ev.text) for p in spans]
         shared = _shared(claim, stems(ev, segment))
-        # "Acme is not the largest bank" against "the second-largest": the "not" is the window's rank
-        negation_read = not self._agrees_elsewhere(claim, ev) and not ranked_otherwise(
-            claim, ev, segment=segment
-        )
-        if covered(claim.context(), stems(ev, segment)) >= self._min_support and negation_read:
+        if (
+            covered(claim.context(), stems(ev, segment)) >= self._min_support
+            and not self._agrees_elsewhere(claim, ev)
+            # "Acme is not the largest bank" against "the second-largest": the "not" is the window's rank
+            and not ranked_otherwise(claim, ev, segment=segment)
+        ):
             fixed = {f.start for c in found for f in c.fixes}
             # Names are the negation's own business (`_names_subject`); a figure or date must be stated.
             values = [p for p in pairs if p.slot.kind is not SlotKind.ENTITY]

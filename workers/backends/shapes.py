@@ -109,10 +109,10 @@ def direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> 
     """The claim's rise or fall, profit or loss, the other way round in the window's clause `segment`
     (`stages.directions`); fixed with the window's word where it fits the claim's grammar."""
     return [
-        Conflict(
+        _fixed(
             f"direction: {c.word!r} in claim, {c.other!r} in evidence",
-            _MOVED,
-            () if c.fix is None else (SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),),
+            None if c.fix is None else SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),
+            strength=_MOVED,
         )
         for c in direction_clashes(claim, ev, segment=segment)
     ]
@@ -122,14 +122,14 @@ def rank_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[
     """The claim's ranked superlative ranked otherwise in the window's clause `segment` ("largest"
     against "second-largest", `stages.ranks`); the window's words are the fix."""
     return [
-        Conflict(
+        _fixed(
             f"rank: {c.word!r} in claim, {c.other!r} in evidence",
-            _STRENGTH,
-            () if c.fix is None else (SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),),
+            None if c.fix is None else SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),
         )
         for c in rank_clashes(claim, ev, segment=segment)
     ]
 
 
-def _fixed(reason: str, fix: SlotFix) -> Conflict:
-    return Conflict(reason, _STRENGTH, (fix,))
+def _fixed(reason: str, fix: SlotFix | None, *, strength: float = _STRENGTH) -> Conflict:
+    """A conflict with the window's words as its fix; None: a flag, no word fixes it."""
+    return Conflict(reason, strength, () if fix is None else (fix,))

@@ -28,6 +28,7 @@ __all__ = [
     "in_compound",
     "is_clause",
     "is_verb",
+    "lower_words",
     "same_case",
     "words",
     "wordset",
@@ -49,6 +50,12 @@ def same_case(model: str, word: str) -> str:
 def in_compound(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is joined to another word by a hyphen ("double-blind", "cost-cutting")."""
     return text[end : end + 1] == "-" or (start > 0 and text[start - 1] == "-")
+
+
+def lower_words(text: str) -> frozenset[str]:
+    """Every run of word characters in `text`, lowercased ("France's" gives "france" and "s"): what a
+    text names, to test another's words against."""
+    return frozenset(w.lower() for w in re.findall(r"\w+", text))
 
 
 def wordset(text: str) -> frozenset[str]:

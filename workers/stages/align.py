@@ -21,7 +21,15 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from workers.stages._text import AUX, DETERMINERS, FUNCTION_WORDS, STOPWORDS, in_compound, is_verb
+from workers.stages._text import (
+    AUX,
+    DETERMINERS,
+    FUNCTION_WORDS,
+    STOPWORDS,
+    in_compound,
+    is_verb,
+    lower_words,
+)
 from workers.stages.kinds import same_kind
 from workers.stages.movements import DIRECTION, movement_words
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
@@ -250,6 +258,7 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
     event = claim.event_word(slot) if slot.kind in _WHEN else None
     scored = []
     any_equal = any(values_match(slot, e) for e in rivals)
+    changed = changed_by(claim, slot)
     for e in rivals:
         # A word the claim says plainly counts wherever the window says it, in a name too.
         said = ev.near(e) if slot.kind is SlotKind.ENTITY else [*ev.near(e), *ev.name_words(e)]
@@ -271,7 +280,7 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         # A county is not corrected to a hamlet's name: a name replaces only a name of its kind.
         swappable = swappable and (slot.kind is not SlotKind.ENTITY or same_kind(slot.text, e.text))
         # "rose by $10m to $110m" is not corrected to "from $100m": a change only for a change.
-        swappable = swappable and changed_by(claim, slot) == changed_by(ev, e)
+        swappable = swappable and changed == changed_by(ev, e)
         # "France's economy grew 0.9%" is not corrected to Germany's "contracted 0.3%" where the window
         # states 0.9% too: a value of a part that names only others, the claim's stated elsewhere.
         swappable = swappable and (equal or not _anothers(claim, ev, e) or not any_equal)
@@ -310,8 +319,7 @@ def _anothers(claim: Parsed, ev: Parsed, other: Slot) -> bool:
     lo, _ = ev.segment_of(other.start)
     lo = max([lo, *(start for start, _ in ev.joins if start <= other.start)])
     names = {m.group(0).lower() for m in _CAPITALIZED.finditer(ev.text, lo, other.start)} - STOPWORDS
-    mine = {w.lower() for w in re.findall(r"\w+", claim.text)}
-    return bool(names) and not names & mine
+    return bool(names) and not names & lower_words(claim.text)
 
 
 def changed_by(read: Parsed, slot: Slot) -> bool:

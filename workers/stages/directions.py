@@ -62,7 +62,7 @@ from typing import Literal
 from workers.stages._text import DETERMINERS, STOPWORDS, same_case, wordset
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import negated, restated, same_time, stems_between
-from workers.stages.movements import Form, Grammar, fits, movement_words, usage, way
+from workers.stages.movements import Form, Grammar, as_noun, fits, movement_words, usage, way
 from workers.stages.parts import ELIDED, Find, clause_of, elided, parts
 from workers.stages.slots import SlotKind
 from workers.stages.terms import content_terms, terms_match
@@ -294,7 +294,7 @@ def _subject(
     and the words that name what moved in it (before its movement, or in the part before it)."""
     part, named = where
     word = mine.words[0]
-    if _noun(claim.text, word):  # "A fall of 5% in revenue": what fell comes after it
+    if as_noun(claim.text, word):  # "A fall of 5% in revenue": what fell comes after it
         return "same"
     lo = max(mine.span[0], claim.text.rfind(",", 0, word.start()) + 1)
     said_by = [m.end() for m in _SAID.finditer(claim.text, lo, word.start())]
@@ -339,12 +339,6 @@ def _figure(read: Parsed, lo: int, hi: int) -> object:
     """The value of the first figure or percentage in read.text[lo:hi] ("lost $5 million"), if any."""
     kinds = (SlotKind.FIGURE, SlotKind.PERCENT)
     return next((s.value for s in read.slots if s.kind in kinds and lo <= s.start < hi), None)
-
-
-def _noun(text: str, word: re.Match[str]) -> bool:
-    """A word of movement after a determiner is a noun: "a fall of 5%", "the rise in prices"."""
-    before = text[: word.start()].split()[-1:]
-    return bool(before) and before[0].lower() in DETERMINERS
 
 
 def _same_object(claim: Parsed, said: _Said, ev: Parsed, other: re.Match[str], part: tuple[int, int]) -> bool:

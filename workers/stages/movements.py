@@ -43,7 +43,7 @@ from typing import Literal
 
 from workers.stages._text import DETERMINERS, in_compound, wordset
 
-__all__ = ["DIRECTION", "UP", "Form", "Grammar", "fits", "forms", "movement_words", "usage", "way"]
+__all__ = ["DIRECTION", "UP", "Form", "Grammar", "as_noun", "fits", "forms", "movement_words", "usage", "way"]
 
 Grammar = Literal["intransitive", "transitive", "both", "comparative"]
 Form = Literal["base", "s", "past", "participle", "ing", "comparative"]
@@ -281,6 +281,11 @@ def _form(word: str, previous: str) -> Form | None:
     if previous in _BASE_BEFORE:
         return "base"
     return "past" if "past" in forms(word) and "base" not in forms(word) else None
+
+
+def as_noun(text: str, m: re.Match[str]) -> bool:
+    """A word of movement after a determiner is a noun: "a fall of 5%", "the rise in prices"."""
+    return _previous(text, m) in DETERMINERS
 
 
 def _previous(text: str, m: re.Match[str]) -> str:

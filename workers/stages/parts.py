@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from workers.stages._text import DETERMINERS, STOPWORDS
+from workers.stages._text import STOPWORDS
 from workers.stages.align import Parsed
-from workers.stages.movements import DIRECTION
+from workers.stages.movements import DIRECTION, as_noun
 
 __all__ = ["ELIDED", "Find", "clause_of", "elided", "opening_name", "parts"]
 
@@ -77,16 +77,11 @@ def elided(
     for lo, hi in reversed([p for p in cut if p[1] <= part[0]]):  # "fell in January and February but rose"
         moved = find(ev, lo, hi)
         # "Analysts at Acme expected a cut, but they raised ...": "they" are not what a noun moves
-        if moved and not (pronoun and _after_determiner(ev.text, moved[0])):
+        if moved and not (pronoun and as_noun(ev.text, moved[0])):
             return lo, moved[0].start()
         if moved:
             break
     return opening_name(ev, cut[0][0]) if cut and cut[0][1] <= part[0] else None
-
-
-def _after_determiner(text: str, m: re.Match[str]) -> bool:
-    before = text[: m.start()].split()[-1:]
-    return bool(before) and before[0].lower() in DETERMINERS
 
 
 def opening_name(read: Parsed, at: int) -> tuple[int, int] | None:

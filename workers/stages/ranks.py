@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from workers.stages._text import lower_words
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import restated, same_time, stems_between
 from workers.stages.slots import SlotKind
@@ -175,9 +176,7 @@ def _measured_otherwise(claim: Parsed, ev: Parsed, other: re.Match[str], segment
     """ "the second-largest bank by deposits" against a claim that names no deposits: it may be the
     largest by assets."""
     m = _MEASURED.match(ev.text, other.end(), segment[1])
-    return m is not None and m.group("measure").lower() not in {
-        w.lower() for w in re.findall(r"\w+", claim.text)
-    }
+    return m is not None and m.group("measure").lower() not in lower_words(claim.text)
 
 
 def _denied(text: str, m: re.Match[str]) -> bool:
