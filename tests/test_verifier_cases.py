@@ -160,6 +160,34 @@ def test_a_movement_the_document_states_is_verified(real_pipeline: Pipeline) -> 
     assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
 
 
+DOSING = Document(
+    id="label-1",
+    text="The tablets are taken once daily with food. The drug is given intravenously every four weeks.",
+)
+
+
+def test_a_word_of_a_closed_set_said_as_another_is_never_verified(real_pipeline: Pipeline) -> None:
+    # Every other word agrees, so similarity and the model read support; the rules read the word. It is
+    # fixed where the model corroborates the fix, flagged where it does not: never verified.
+    out = real_pipeline.process(
+        Answer(id="t", query="", answer="The drug is given orally every four weeks.", documents=(DOSING,))
+    )
+    [claim] = out.claims
+    assert (claim.verdict, claim.action) == (Verdict.CONTRADICTED, Action.REPLACE)
+    assert out.corrected == "The drug is given intravenously every four weeks."
+    assert "word: 'orally' in claim, 'intravenously' in evidence" in claim.reason
+    got = _verdicts(real_pipeline, "The tablets are taken twice daily with food.", DOSING, "health")
+    assert list(got.values()) in (
+        [(Verdict.CONTRADICTED, Action.REPLACE)],
+        [(Verdict.UNVERIFIED, Action.FLAG)],
+    )
+
+
+def test_a_closed_set_word_the_document_states_is_verified(real_pipeline: Pipeline) -> None:
+    got = _verdicts(real_pipeline, "The tablets are taken once daily with food.", DOSING, "health")
+    assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
+
+
 FRANCE = Document(id="france-1", text="France is a country in Western Europe. Its capital is Paris.")
 FRANCE_LYON = Document(
     id="france-2",

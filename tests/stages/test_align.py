@@ -101,3 +101,9 @@ def test_a_figure_is_tied_only_through_a_name_the_window_states() -> None:
 def test_a_word_of_movement_in_a_compound_is_what_the_text_is_about() -> None:
     read = Parsed.of("The teams will meet again in a double-header as costs doubled.")
     assert "header" in read.context() and read.context().count("doubl") == 1
+
+
+def test_a_firms_first_name_is_never_swapped() -> None:
+    claim = Parsed.of("The company was represented by Cravath, Swaine & Moore.")
+    window = Parsed.of("The company was represented by Sullivan & Cromwell.")
+    assert not any(p.swappable for p in pair_slots(claim, window))

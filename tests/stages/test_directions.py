@@ -527,3 +527,17 @@ def test_a_part_whose_subject_is_it_takes_the_name_its_clause_opens_with() -> No
     assert _clashes("Revenue rose in 2024.", "Revenue rose 5% in 2023, but it fell in 2024.") == [
         ("rose", "fell", "fell")
     ]
+
+
+def test_a_movement_against_another_thing_is_read_only_against_the_same() -> None:
+    assert _clashes(
+        "The pound slid 1% against the dollar.", "The pound rose 1% against the dollar on Friday."
+    ) == [("slid", "rose", "rose")]
+    # the window says who moved against whom the other way round: the same fact
+    assert (
+        _clashes("The pound slid against the dollar.", "Against the pound, the dollar climbed to 1.30.") == []
+    )
+    assert (
+        _clashes("The euro fell against the dollar.", "Against the euro, the dollar rose 0.5% on Monday.")
+        == []
+    )

@@ -163,3 +163,26 @@ def test_other_senses_of_the_new_words_are_no_movements() -> None:
         "spiked",
         "weaker",
     ]
+
+
+def test_slid_slipped_eased_and_rallied_only_as_past_forms() -> None:
+    assert [way(w) for w in ("slid", "slipped", "eased", "rallied")] == [-1, -1, -1, 1]
+    assert [way(w) for w in ("slide", "slides", "easing", "rally", "rallies", "slip")] == [0] * 6
+    assert fits("slid", "dropped") and fits("eased", "rose", used="intransitive", form="past")
+    assert not fits("rallied", "cut")
+
+
+def test_eased_slipped_and_slid_only_before_an_amount_or_where_it_went() -> None:
+    def moving(text: str) -> list[str]:
+        return [m.group(0) for m in movement_words(text)]
+
+    assert moving("Inflation eased to 3.1%; shares slid 4% and oil slipped sharply below $70.") == [
+        "eased",
+        "slid",
+        "slipped",
+    ]
+    assert moving("The hospital eased visiting restrictions; the patient slipped on the stairs.") == []
+    assert moving("Concerns eased after the talks; spending eased in marketing.") == []
+    assert moving("Delinquencies eased in the second quarter and shares slid on Monday.") == ["eased", "slid"]
+    # a clause's end is no word: "contracted." and "contracted sharply." are read
+    assert moving("The economy contracted. GDP contracted sharply.") == ["contracted", "contracted"]

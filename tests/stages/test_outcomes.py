@@ -176,3 +176,42 @@ def test_a_remand_or_a_reason_given_is_no_second_decision() -> None:
 )
 def test_a_bill_or_a_test_passed_or_failed(claim: str, window: str, expected: list[tuple[str, str]]) -> None:
     assert _clashes(claim, window) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "expected"),
+    [
+        ("Smith won the election in 2020.", "Smith lost the election in 2020 to Jones.", [("won", "lost")]),
+        ("The firm lost its appeal in 2019.", "The firm won its appeal in 2019.", [("lost", "won")]),
+        (
+            "The company won a $5 million contract in 2020.",
+            "The company lost a $5 million contract in 2020.",
+            [("won", "lost")],
+        ),
+        # the other side of the same contest, said the other way round: both true
+        ("Jones won the election in 2020.", "Smith lost the election in 2020 to Jones.", []),
+        ("Chelsea lost the final to Liverpool.", "Liverpool won the final against Chelsea.", []),
+        ("Liverpool won the final against Chelsea.", "Chelsea lost the final to Liverpool.", []),
+        # no contest named after the verb: an amount, praise, weight
+        ("The company lost $5 million in 2020.", "The company won $5 million in 2020.", []),
+        ("The drug won praise from doctors.", "The drug lost praise from doctors.", []),
+    ],
+)
+def test_a_contest_won_or_lost_by_the_same_side(
+    claim: str, window: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _clashes(claim, window) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        ("Smith won the election.", "Smith's opponent, Jones, lost the election by 4,000 votes."),
+        ("Jones won the appeal.", "In Smith v. Jones (2019), Smith lost the appeal."),
+        ("Biden won the 2020 election.", "In the 2020 race against Biden, Trump lost the election."),
+        ("Smith won the election.", "Smith's opponent lost the election."),
+        ("Acme won the tender.", "Acme's competitor Beta lost the tender."),
+    ],
+)
+def test_a_contest_lost_by_another_side_named_beside_the_claims_is_no_clash(claim: str, window: str) -> None:
+    assert _clashes(claim, window) == []

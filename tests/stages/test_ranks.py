@@ -82,8 +82,7 @@ def test_a_rank_said_otherwise_is_fixed_with_the_windows(
             "In 2023 Acme was the second-largest US bank, down from first place in 2019.",
         ),
         ("Acme was the largest bank in Spain in 2019.", "In 2022 Acme was the third-largest bank in Spain."),
-        # by a measure the claim does not name, a guess, "one of the world's largest", a "not" of the rank
-        ("Acme is the largest bank in Spain.", "Acme is the second-largest bank in Spain by deposits."),
+        # a guess, "one of the world's largest", a "not" of the rank
         ("Acme is the largest bank in Spain.", "Acme could be the second-largest bank in Spain."),
         ("Acme is one of the world's largest banks.", "Acme is the world's fifth-largest bank."),
         ("Acme isn't Spain's largest bank.", "Acme is Spain's second-largest bank."),
@@ -104,3 +103,24 @@ def test_a_not_elsewhere_in_the_sentence_is_no_not_of_the_rank() -> None:
     assert _clashes(claim, "Acme, Spain's second-largest bank, did not cut its dividend.") == [
         ("largest", "second-largest")
     ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "mine"),
+    [
+        (
+            "Acme is the largest bank in Spain.",
+            "Acme is the second-largest bank in Spain by deposits.",
+            "largest",
+        ),
+        (
+            "Acme is the second-largest U.S. bank.",
+            "Acme, the largest U.S. bank by deposits, grew.",
+            "second-largest",
+        ),
+    ],
+)
+def test_a_rank_by_a_measure_the_claim_does_not_name_is_flagged_not_fixed(
+    claim: str, window: str, mine: str
+) -> None:
+    assert _clashes(claim, window) == [(mine, None)]

@@ -290,3 +290,73 @@ def test_render_like_writes_a_spelled_count_as_a_word() -> None:
     assert render_like(_one("Three directors sit"), five) == "Five"
     assert render_like(_one("3 managers"), five) == "5"
     assert values_match(three, _one("3 managers")) is True
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # "&" always joins; "and"/"for" only inside a body's name
+        ("The vaccine was made by Johnson & Johnson.", ["Johnson & Johnson"]),
+        (
+            "The rule was issued by the Securities and Exchange Commission.",
+            ["Securities and Exchange Commission"],
+        ),
+        (
+            "Guidance from the Centers for Disease Control and Prevention.",
+            ["Centers for Disease Control and Prevention"],
+        ),
+        ("Funded by the Bill and Melinda Gates Foundation.", ["Bill and Melinda Gates Foundation"]),
+        # two names: no body's name ends the run, or its first part is one already
+        ("The deal was advised by Morgan Stanley and Lazard.", ["Morgan Stanley", "Lazard"]),
+        (
+            "It was backed by Harvard University and Yale University.",
+            ["Harvard University", "Yale University"],
+        ),
+        ("Acme & partners paid Beta for Gamma.", ["Beta", "Gamma"]),
+    ],
+)
+def test_entities_joined_by_and_or_ampersand_only_within_one_name(text: str, names: list[str]) -> None:
+    assert [s.text for s in extract_slots(text) if s.kind is SlotKind.ENTITY] == names
+
+
+def test_a_body_named_in_full_is_its_initials() -> None:
+    fda = _one("It was approved by the FDA.", SlotKind.ENTITY)
+    assert values_match(fda, _one("It was approved by the Food and Drug Administration.", SlotKind.ENTITY))
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("The merger of Exxon and Mobil Corporation closed.", ["Exxon", "Mobil Corporation"]),
+        ("It was fined by the FDA and Federal Trade Commission.", ["FDA", "Federal Trade Commission"]),
+        (
+            "The SEC and Commodity Futures Trading Commission fined it.",
+            ["SEC", "Commodity Futures Trading Commission"],
+        ),
+        (
+            "It was reviewed by Meta and Federal Trade Commission lawyers.",
+            ["Meta", "Federal Trade Commission"],
+        ),
+    ],
+)
+def test_and_joins_one_body_only_after_the_and_never_after_an_acronym(text: str, names: list[str]) -> None:
+    assert [s.text for s in extract_slots(text) if s.kind is SlotKind.ENTITY] == names
+
+
+def test_an_acronym_of_the_part_after_and_is_the_name() -> None:
+    aca = _one("The ACA was signed in 2010.", SlotKind.ENTITY)
+    assert values_match(aca, _one("the Patient Protection and Affordable Care Act", SlotKind.ENTITY))
+
+
+def test_a_larger_number_in_words_is_no_count() -> None:
+    assert [
+        s.text for s in extract_slots("It had one hundred and twenty branches and twenty thousand staff.")
+    ] == []
+
+
+def test_a_figure_at_the_midpoint_of_the_others_rounding_is_another_value() -> None:
+    assert values_match(_one("rates of 7%"), _one("rates of 6.5%")) is False
+    assert values_match(_one("a fine of $1 million"), _one("a fine of $500,000")) is False
+    assert values_match(_one("a fine of $3 billion"), _one("a fine of $2.5 billion")) is False
+    assert values_match(_one("rates of 7%"), _one("rates of 6.8%")) is True
+    assert values_match(_one("rates of 7%"), _one("rates of 6.4%")) is False

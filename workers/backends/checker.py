@@ -45,7 +45,7 @@ from workers.backends.shapes import (
     rank_conflicts,
     role_conflicts,
 )
-from workers.backends.spans import whole_spans
+from workers.backends.spans import fixed_whole, outside_ranges, swaps_whole, whole_spans
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
@@ -155,6 +155,7 @@ class OfflineChecker:
         found = self._conflicts(claim, ev, pairs, segment, overlap=overlap, locked=locked, roles=roles)
         conflicts = [c for c in found if not c.doubt and not c.unstated]
         if conflicts and overlap >= self._min_topic:
+            conflicts = fixed_whole(conflicts, pairs, claim, segment, min_context=self._min_context)
             return _contradiction(conflicts, window, overlap, cite)
         unstated = "; ".join(c.reason for c in found if c.unstated)
         if unstated and overlap >= self._min_topic:
@@ -208,6 +209,7 @@ class OfflineChecker:
             found += role_conflicts(claim, ev) if roles else []
             found += charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
             found += rank_conflicts(claim, ev, segment)
+            found += outside_ranges(pairs, ev, segment, min_context=self._min_context)
             moved = direction_conflicts(claim, ev, segment)
             if moved:  # a movement said in one sentence: a value paired in another is not the claim's
                 paired, rest = found[: len(spans)], found[len(spans) :]
@@ -216,6 +218,7 @@ class OfflineChecker:
                     moved = [replace(c, fixes=()) for c in moved]
             found += moved
             found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
+            found += swaps_whole(claim, ev, segment, pairs, found)
             outcomes = outcome_conflicts(claim, ev, segment)
             # a window that reports the opposite decision, or a movement no word fixes, fixes none of
             # the claim's values

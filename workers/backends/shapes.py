@@ -5,7 +5,7 @@ them; these read what that pairing cannot: a charge the claim denies and the win
 (`stages.conditions`), a role the window gives another holder (`stages.roles`), a nationality said in
 another order (`stages.nationality`), an outcome said the other way round (`stages.outcomes`), a
 movement or result said the other way round (`stages.directions`), a rank said otherwise
-(`stages.ranks`). Each
+(`stages.ranks`), one word of a closed set said as another (`stages.swaps`). Each
 stage module decides when to speak; here its finding becomes a `Conflict` the checker weighs like a
 value conflict.
 
@@ -28,6 +28,7 @@ from workers.stages.nationality import nationality_clashes
 from workers.stages.outcomes import outcome_clashes
 from workers.stages.ranks import rank_clashes
 from workers.stages.roles import role_clashes
+from workers.stages.swaps import swap_clashes
 
 __all__ = [
     "Conflict",
@@ -37,6 +38,7 @@ __all__ = [
     "outcome_conflicts",
     "rank_conflicts",
     "role_conflicts",
+    "swap_conflicts",
 ]
 
 
@@ -127,6 +129,18 @@ def rank_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[
             None if c.fix is None else SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),
         )
         for c in rank_clashes(claim, ev, segment=segment)
+    ]
+
+
+def swap_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:
+    """The claim's word of a closed set ("Tuesday", "twice", "plaintiff") as another of its set in the
+    window's clause `segment` (`stages.swaps`); the window's word is the fix."""
+    return [
+        _fixed(
+            f"word: {c.word!r} in claim, {c.fix!r} in evidence",
+            SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),
+        )
+        for c in swap_clashes(claim, ev, segment=segment)
     ]
 
 

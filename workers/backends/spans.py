@@ -1,5 +1,14 @@
 """Spans of figures in a claim ("5,000 to 6,000", "rose from 4% to 5%") fixed whole or not at all. Pure.
 
+A claim is fixed whole or not at all in two more ways. Another name of the claim at odds with the
+window in a clause like its own, which no rule can fix, leaves every fix a flag (`fixed_whole`):
+"signed by John Smith, the CFO" against "signed by Jane Doe, the CEO" was made "Jane Doe, the CFO".
+A plain figure outside the range the window gives in its place (`outside_ranges`) is a conflict no
+fix can mend ("enrolled 400 patients" against "between 200 and 300"): which end, or the range, is a
+guess, so it is flagged. A word of a closed set said as another (`swaps_whole`, `stages.swaps`) is
+fixed only where every figure of the claim is found or fixed: "The minimum investment is $5,000"
+against "The maximum investment is $1,000" is not made "The maximum investment is $5,000".
+
 The rule checker fixes a claim's figures one by one; a span's two figures are one statement. A fix
 of one of them stands only where the other is fixed too or found as stated, both come from one span
 of the window, and a range stays in order: "aged 12 to 17" against "6 to 12" (where only the 17
@@ -8,17 +17,25 @@ reads as wrong) is flagged, not made "12 to 12".
 Usage::
 
     kept = whole_spans(broken, pairs, claim, window)   # the pairs whose value fixes may stand
+    conflicts = fixed_whole(conflicts, pairs, claim, segment, min_context=0.5)  # a value left: no fixes
+    outside_ranges(pairs, window, segment, min_context=0.5)  # [Conflict("figure 400 in claim, ...")]
 """
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
+from workers.backends.shapes import Conflict, swap_conflicts
 from workers.stages.align import Pair, Parsed, next_figure
 from workers.stages.hedges import unread_second
-from workers.stages.slots import Slot
+from workers.stages.kinds import same_kind
+from workers.stages.movements import movement_words
+from workers.stages.slots import Slot, SlotKind, values_match
 
-__all__ = ["whole_spans"]
+__all__ = ["fixed_whole", "outside_ranges", "swaps_whole", "whole_spans"]
+
+_RANGES = (("[", "]"), ("(", ")"))
 
 
 def whole_spans(broken: list[Pair], pairs: list[Pair], claim: Parsed, ev: Parsed) -> list[Pair]:
@@ -36,7 +53,7 @@ def whole_spans(broken: list[Pair], pairs: list[Pair], claim: Parsed, ev: Parsed
         assert first.figure is not None and second.figure is not None
         kinds = (first.figure.hedge.mode, second.figure.hedge.mode)
         at, to = first.start, second.start
-        if kinds not in (("[", "]"), ("(", ")")) or not {at, to} & fixed.keys():
+        if kinds not in _RANGES or not {at, to} & fixed.keys():
             continue
         theirs = counterpart.get(at), counterpart.get(to)
         whole = {at, to} <= fixed.keys() | found and _one_span(*theirs, ev)
@@ -89,11 +106,104 @@ def _another_agrees(first: Slot, second: Slot, theirs: tuple[Slot | None, Slot |
     spans = [
         (a, b)
         for a, b in itertools.pairwise(ev.values)
-        if (_mode(a), _mode(b)) in (("[", "]"), ("(", ")"))
-        and not {a, b} & {t for t in theirs if t is not None}
+        if (_mode(a), _mode(b)) in _RANGES and not {a, b} & {t for t in theirs if t is not None}
     ]
     return any(_same(a, first) or _same(b, second) for a, b in spans)
 
 
 def _same(a: Slot, b: Slot) -> bool:
     return a.figure is not None and b.figure is not None and a.figure.number == b.figure.number
+
+
+def fixed_whole(
+    conflicts: list[Conflict],
+    pairs: list[Pair],
+    claim: Parsed,
+    segment: tuple[int, int],
+    *,
+    min_context: float,
+) -> list[Conflict]:
+    """The conflicts, fixed only where no other name of the claim stays at odds with a name of its kind
+    in the window's clause `segment`, read in words like its own (context at least `min_context`);
+    else flagged, with the name left named. The subject's name is no such name ("Abraham Weinberg"
+    for "Abe Weinberg"), nor a figure or date the aligner would not swap: another unit, another event
+    ("served from 2017" and "elected in 2016")."""
+    fixes = [f for c in conflicts for f in c.fixes]
+    left = [
+        p
+        for p in pairs
+        if p.other is not None
+        and segment[0] <= p.other.start < segment[1]
+        and p.slot.kind is SlotKind.ENTITY
+        and values_match(p.slot, p.other) is False
+        and same_kind(p.slot.text, p.other.text)
+        and p.context >= min_context
+        and not claim.in_subject(p.slot)
+        and not any(f.start <= p.slot.start < f.end for f in fixes)
+    ]
+    if not (fixes and left):
+        return conflicts
+    odd = ", ".join(f"{p.slot.kind.value} {p.slot.text} in claim, {_text(p.other)} in evidence" for p in left)
+    return [replace(c, fixes=()) for c in conflicts] + [Conflict(f"not corrected: {odd}", 0.0)]
+
+
+def outside_ranges(
+    pairs: list[Pair], ev: Parsed, segment: tuple[int, int], *, min_context: float
+) -> list[Conflict]:
+    """A plain figure of the claim paired with an end of the only range of its unit in the window's
+    clause `segment`, and outside it: "enrolled 400 patients" against "between 200 and 300 patients"."""
+    found = []
+    for p in pairs:
+        span = _range_of(p, ev, segment) if p.context >= min_context and not p.equal else None
+        if span is None or p.slot.figure is None or span[0].figure is None or span[1].figure is None:
+            continue
+        mine, lo, hi = p.slot.figure, span[0].figure.number, span[1].figure.number
+        step = 10.0**-mine.decimals * mine.scale / 2
+        if mine.number < lo - step or mine.number > hi + step:
+            said = f"{span[0].text} to {span[1].text}"
+            found.append(
+                Conflict(f"figure {p.slot.text} in claim, outside {said} in evidence", 0.5 + 0.5 * p.context)
+            )
+    return found
+
+
+def _range_of(pair: Pair, ev: Parsed, segment: tuple[int, int]) -> tuple[Slot, Slot] | None:
+    """The window's range one of whose ends `pair` found, where it is the only range and holds the only
+    figures of the claim figure's unit in the clause (its first end may leave the unit to the second:
+    "10 to 20 mg"), and the claim's figure is plain."""
+    mine, other = pair.slot.figure, pair.other
+    if mine is None or mine.hedge.mode != "=" or other is None:
+        return None
+    lo, hi = segment
+    figures = [s for s in ev.values if s.figure is not None and lo <= s.start < hi]
+    ranges = [
+        (a, b)
+        for a, b in itertools.pairwise(figures)
+        if (_mode(a), _mode(b)) in _RANGES and _unit(b) == mine.unit and _unit(a) in (None, mine.unit)
+    ]
+    alike = [s for s in figures if _unit(s) == mine.unit]
+    if len(ranges) != 1 or other not in ranges[0] or not set(alike) <= set(ranges[0]):
+        return None
+    # "rose from $3 billion to $4 billion" is a change: two levels, each said of its own time
+    return None if movement_words(ev.text, lo, ranges[0][0].start) else ranges[0]
+
+
+def _unit(slot: Slot) -> str | None:
+    return slot.figure.unit if slot.figure is not None else None
+
+
+def _text(slot: Slot | None) -> str:
+    return slot.text if slot is not None else ""
+
+
+def swaps_whole(
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], pairs: list[Pair], found: list[Conflict]
+) -> list[Conflict]:
+    """The claim's words of a closed set said as others in the window's clause `segment`, fixed only
+    where every figure of the claim is found or fixed by the conflicts `found`."""
+    swaps = swap_conflicts(claim, ev, segment)
+    fixed = {f.start for c in found for f in c.fixes}
+    figures = (SlotKind.FIGURE, SlotKind.PERCENT)
+    if any(p.slot.kind in figures and not p.equal and p.slot.start not in fixed for p in pairs):
+        return [replace(c, fixes=()) for c in swaps]
+    return swaps

@@ -55,9 +55,13 @@ _WHEN = frozenset({SlotKind.DATE, SlotKind.YEAR})
 _EQUAL_BONUS = 0.5
 _BOUND_BONUS = 0.6
 _ANCHOR_BONUS = 0.5
+# A name that goes on after a comma to an "&": the first name of a firm ("Cravath, Swaine & Moore").
+_FIRM_TAIL = re.compile(r"(?:,\s+[A-Z][\w'’-]*)+\s+&\s+[A-Z]")
 # Claims with more slots than this are paired greedily instead of by exhaustive search.
 _MAX_SEARCH = 6
-_SEGMENT_END = re.compile(r"(?<=[.!?;])\s+")
+# A full stop before a lower-case word ends an abbreviation, not a clause: "the largest U.S. bank by
+# deposits" is one.
+_SEGMENT_END = re.compile(r"(?<=[!?;])\s+|(?<=\.)\s+(?![a-z])")
 # Words that are never a date's event: auxiliaries, prepositions and other function words.
 _NOT_EVENTS = AUX | FUNCTION_WORDS
 # A relative clause opening after a comma: its verbs are not the main clause's.
@@ -286,10 +290,19 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         swappable = swappable and (equal or not _anothers(claim, ev, e) or not any_equal)
         # "born in 1968" is not corrected to the year a lawsuit was filed: a date of the same event only.
         swappable = swappable and (event is None or _same_event(event, ev, e))
+        # "Cravath, Swaine & Moore" is one firm: its first name alone is no value to swap, either way.
+        swappable = swappable and not (
+            slot.kind is SlotKind.ENTITY and (_firm(claim.text, slot) or _firm(ev.text, e))
+        )
         # "12,000" against "more than 11,000": the hedge leaves it open, so it is no wrong value.
         swappable = swappable and not left_open(slot, e)
         scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable, tied)))
     return sorted(scored, key=lambda sp: -sp[0])
+
+
+def _firm(text: str, slot: Slot) -> bool:
+    """Whether a name goes on after a comma to an "&" ("Wachtell, Lipton, Rosen & Katz"): a firm's name."""
+    return _FIRM_TAIL.match(text, slot.end) is not None
 
 
 def _rivals(claim: Parsed, ev: Parsed, slot: Slot) -> list[Slot]:

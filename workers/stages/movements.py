@@ -91,6 +91,12 @@ _VERBS: tuple[tuple[Grammar, int, str], ...] = (
     ("intransitive", 1, "- - rebounded rebounded -"),
     ("intransitive", -1, "- - sank sunk -"),
     ("both", -1, "- - contracted contracted -"),
+    # "a slide deck", "the slip of paper", "quantitative easing", "a rally in Washington": past forms
+    # only; "eased", "slipped", "slid" only before an amount or where it went (`_SOFT`)
+    ("intransitive", -1, "- - slid slid -"),
+    ("intransitive", -1, "- - slipped slipped -"),
+    ("both", -1, "- - eased eased -"),
+    ("intransitive", 1, "- - rallied rallied -"),
     # a quality, not an amount: "pain improved" is "pain fell", so these clash only with each other
     ("both", 2, "improve improves improved improved improving"),
     ("both", -2, "worsen worsens worsened worsened worsening"),
@@ -124,7 +130,7 @@ _DEGREE = wordset(
 # Words after a movement that leave it without an object: "rose by 5%", "fell to $3", "rose sharply".
 _UNBOUND = wordset("by to from in on at after during over under since below above for until as than and")
 # The next word, or a figure ("$4.2", "5%"), or nothing more in the clause.
-_NEXT = re.compile(r"\s*(?:(?P<word>[$€£]?[\w'’.-]+)|[,.;:!?)]|\Z)")
+_NEXT = re.compile(r"\s*(?:(?P<word>[$€£]?\w[\w'’.-]*)|[,.;:!?)]|\Z)")  # "contracted." ends its clause
 # "the fall of 2019", "in fall 2020", "last fall": a season.
 _SEASON_AFTER = re.compile(r"\s+(?:of\s+)?(?:19|20)\d\d\b|\s*(?:[,.;:!?)]|\Z)")
 _SEASON_BEFORE = wordset("last next this early late that")
@@ -176,6 +182,17 @@ _EXPANDING_AFTER = wordset(
 # credit facility", "the tripled dose".
 _PARTICIPLES = wordset(
     "expanded tripled plummeting skyrocketing spiking weakening strengthening slowing accelerating"
+)
+# "eased", "slipped" and "slid" are movements only before an amount, where it went or when ("eased to
+# 3.1%", "slid 4%", "slipped sharply below $70", "eased in the second quarter", "slid on Monday"),
+# not "eased restrictions", "Concerns eased after ...", "slipped on the stairs".
+_SOFT = wordset("eased slipped slid")
+_SOFT_MOVED = re.compile(
+    r"\s+(?:\w+ly\s+)?(?:(?:by|to|from|below|under|toward|towards|back|lower|further)\b|[$€£]?\d"
+    r"|(?:in|on|during|over|for)\s+(?:the\s+)?(?:(?:first|second|third|fourth|last|latest|past|previous|same)\s+)?"
+    r"(?:quarter|half|month|year|week|session|day|trading|(?:19|20)\d\d|Q[1-4]|january|february|march|april"
+    r"|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday)\b)",
+    re.IGNORECASE,
 )
 # "doubled down on its strategy": a stance, not an amount.
 _DOUBLED_DOWN = re.compile(r"\s+down\b", re.IGNORECASE)
@@ -264,7 +281,7 @@ def usage(text: str, m: re.Match[str]) -> tuple[Grammar | None, Form | None]:
 
 def _next_word(text: str, m: re.Match[str]) -> str:
     after = _NEXT.match(text, m.end())
-    return (after.group("word") or "").lower() if after else ""
+    return (after.group("word") or "").lower().rstrip(".") if after else ""  # "sharply." is "sharply"
 
 
 def _unbound(text: str, m: re.Match[str]) -> bool:
@@ -314,6 +331,8 @@ def _not_moving(text: str, m: re.Match[str]) -> bool:
         return not shrank or not _unbound(text, m) or otherwise
     if word in _PARTICIPLES and (previous in DETERMINERS or previous.endswith(("'s", "’s"))):
         return True
+    if word in _SOFT:
+        return _SOFT_MOVED.match(text, m.end()) is None
     if word == "expanding":
         return previous not in _EXPANDING_AFTER
     if word == "fall":

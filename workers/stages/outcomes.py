@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass
 
 from workers.stages.align import Parsed
-from workers.stages.clauses import negated, restated, same_time
+from workers.stages.clauses import negated, restated, same_time, stems_between
 
 __all__ = ["OutcomeClash", "outcome_clashes"]
 
@@ -58,9 +58,11 @@ _AXES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("enacted", "repealed"),
         ("signed", "vetoed"),
         ("passed", "failed defeated rejected"),  # of a bill or a test only (`_PASSABLE`)
+        ("won", "lost"),  # of a contest named after the verb, by the same subject (`_CONTESTED`)
     )
 )
-_VOTE = len(_AXES) - 1  # passing and failing, read only of a bill or a test
+_VOTE = len(_AXES) - 2  # passing and failing, read only of a bill or a test
+_CONTEST = len(_AXES) - 1
 _PASS_FAIL = frozenset(_AXES[_VOTE][0] | _AXES[_VOTE][1])
 # What is passed or failed: a bill, a motion, a test. "passed" alone may be a death ("passed in 2019"),
 # and "passed on to customers" a cost handed on; "the bank failed" a collapse.
@@ -86,6 +88,16 @@ _PASSED_BY = re.compile(
 _PASSED_WHAT = re.compile(
     r"(?:\s+(?!(?:in|with|on|at|by|for|after|before|during|from|to|and|but|as)\b)[\w'’.-]+){0,5}?\s+"
     + _PASSABLE.pattern,
+    re.IGNORECASE,
+)
+# What is won or lost, as the verb's object: "won the 2020 election", "lost its appeal"; not "lost $5m",
+# "lost weight", "won praise".
+_CONTESTED = re.compile(
+    r"(?:\s+(?!(?:in|with|on|at|by|for|after|before|during|from|to|and|but|as|against)\b)[$€£\w'’.,-]+){0,4}?"
+    r"\s+(?:(?:re-?)?elections?|races?|primary|primaries|run-?offs?|nominations?|majority|seats?|votes?"
+    r"|referendums?|cases?|lawsuits?|suits?|trials?|appeals?|arbitrations?|disputes?|challenges?|bids?"
+    r"|tenders?|contracts?|matche?s?|games?|finals?|championships?|titles?|cups?|tournaments?|series"
+    r"|contests?|battles?)\b",
     re.IGNORECASE,
 )
 _PASSED_ON = re.compile(r"(?:\s+[\w'’-]+){0,4}?\s+(?:on\s+to|onto|along|away|down|over|out)\b", re.IGNORECASE)
@@ -142,6 +154,7 @@ def outcome_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> l
         _INFINITIVE.match(ev.text, opposite.end())
         or _INFINITIVE.match(claim.text, word.end())
         or (axis == _VOTE and not _passing(ev, opposite, segment, claim))
+        or (axis == _CONTEST and not _same_side(claim, word, ev, opposite, segment))
     ):
         return []
     if not restated(claim, ev, segment, at=word.start()) or not same_time(claim, ev, segment):
@@ -165,7 +178,30 @@ def _sides(read: Parsed, m: re.Match[str]) -> list[tuple[int, int]]:
     sides = [(i, side) for i, axis in enumerate(_AXES) for side in (0, 1) if w in axis[side]]
     if w in _PASS_FAIL and not _passing(read, m, (0, len(read.text))):
         sides = [(i, side) for i, side in sides if i != _VOTE]
+    if w in _AXES[_CONTEST][0] | _AXES[_CONTEST][1] and not _CONTESTED.match(read.text, m.end()):
+        sides = [(i, side) for i, side in sides if i != _CONTEST]
     return sides
+
+
+def _same_side(
+    claim: Parsed, word: re.Match[str], ev: Parsed, opposite: re.Match[str], span: tuple[int, int]
+) -> bool:
+    """Whether the window's loser (or winner) is the claim's winner (or loser): the words between the
+    last comma and each verb are the same, and none of the claim's stands after the window's verb.
+    "Smith won the election" clashes with "In 2020, Smith lost the election to Jones"; not "Jones won
+    the election", "Chelsea lost the final to Liverpool" against "Liverpool won the final against
+    Chelsea", nor "Smith's opponent, Jones, lost the election" or "In Smith v. Jones, Smith lost"."""
+    if not _CONTESTED.match(ev.text, opposite.end(), span[1]):
+        return False
+    who = _subject(claim, claim.segment_of(word.start())[0], word.start())
+    theirs = _subject(ev, span[0], opposite.start())
+    after = set(stems_between(ev, opposite.end(), span[1]))
+    return bool(who) and who == theirs and not after & who
+
+
+def _subject(read: Parsed, lo: int, at: int) -> set[str]:
+    """The content words between the last comma before `at` (or `lo`) and `at`."""
+    return set(stems_between(read, max(lo, read.text.rfind(",", lo, at) + 1), at))
 
 
 def _passing(read: Parsed, m: re.Match[str], span: tuple[int, int], claim: Parsed | None = None) -> bool:

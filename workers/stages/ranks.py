@@ -84,7 +84,8 @@ _NOT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 # What the window ranks by, where the claim does not say it: "the second-largest bank by deposits".
-_MEASURED = re.compile(r"[^,;.]{0,40}?\bby\s+(?P<measure>[a-z]\w*)", re.IGNORECASE)
+# "the largest U.S. bank by deposits": a full stop inside an abbreviation ends nothing
+_MEASURED = re.compile(r"(?:[^,;.]|\.(?=\w|\s+[a-z])){0,40}?\bby\s+(?P<measure>[a-z]\w*)", re.IGNORECASE)
 # Before "most" or "least" as a superlative ("the most valuable"), not a quantity ("most banks").
 _OWNER_BEFORE = re.compile(r"(?:\b(?:the|its|their|our|his|her)|['’]s)\s+\Z", re.IGNORECASE)
 
@@ -120,7 +121,7 @@ def rank_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list
         return []
     mine, theirs = found
     dated = bool(_times(ev, segment)) and not _times(claim, (0, len(claim.text)))
-    fix = None if dated else theirs.group(0)
+    fix = None if dated or _measured_otherwise(claim, ev, theirs, segment) else theirs.group(0)
     return [RankClash(mine.start(), mine.end(), mine.group(0), theirs.group(0), fix)]
 
 
@@ -128,17 +129,16 @@ def ranked_otherwise(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> 
     """Whether the claim says "not" of a superlative the window's clause ranks otherwise: "Acme is not
     the largest bank" is what "Acme is the second-largest bank" says, so there is no "not" to take
     out."""
-    found = _ranked_otherwise(claim, ev, segment, measured=False)
+    found = _ranked_otherwise(claim, ev, segment)
     return found is not None and _denied(claim.text, found[0])
 
 
 def _ranked_otherwise(
-    claim: Parsed, ev: Parsed, segment: tuple[int, int], *, measured: bool = True
+    claim: Parsed, ev: Parsed, segment: tuple[int, int]
 ) -> tuple[re.Match[str], re.Match[str]] | None:
     """The claim's superlative and the window's, where the window's clause ranks it otherwise and the
     window nowhere at the claim's rank ("... the largest in 2019. It fell to third-largest by 2023"
-    may state "Acme is the third-largest"). `measured`: not by a measure the claim does not name ("not
-    the largest" agrees with "the third-largest by deposits" whatever the measure)."""
+    may state "Acme is the third-largest")."""
     mine = _ranks(claim.text, 0, len(claim.text))
     if len(mine) != 1:
         return None
@@ -147,8 +147,6 @@ def _ranked_otherwise(
     if not theirs or len({_rank(m) for m in theirs}) != 1:
         return None
     if any(_rank(m) == _rank(word) for m in _ranks(ev.text, 0, len(ev.text)) if _same_word(m, word)):
-        return None
-    if measured and _measured_otherwise(claim, ev, theirs[0], segment):
         return None
     return (word, theirs[0]) if _same_statement(claim, ev, segment, word, theirs[0]) else None
 

@@ -14,6 +14,7 @@ Usage::
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from workers.stages.clock import CLOCK, CLOCK_EITHER_HALF, CLOCKS, ClockTime, clock_times, same_time
@@ -95,9 +96,13 @@ _COUNT_WORDS = {w: float(n) for n, w in enumerate(NUMBER_WORDS) if n >= 2} | {
 }
 _WORD_NAMES = {int(v): w for w, v in _COUNT_WORDS.items()}
 # A count word before a lower-case word ("three managers", "six new stars"), not in a range ("six to
-# seven", "two or three", "two-thirds") nor leading a name ("Three Gorges Dam").
+# seven", "two or three", "two-thirds"), a larger number ("one hundred and twenty", "twenty thousand")
+# nor leading a name ("Three Gorges Dam").
 _COUNT = re.compile(
-    r"(?<![\w-])(?<!\bto )(?<!\bor )(?P<num>" + "|".join(_COUNT_WORDS) + r")(?=\s+(?!to\b|or\b)(?-i:[a-z]))",
+    r"(?<![\w-])(?<!\bto )(?<!\bor )(?<!hundred )(?<!thousand )(?<!hundred and )(?<!thousand and )"
+    r"(?P<num>"
+    + "|".join(_COUNT_WORDS)
+    + r")(?=\s+(?!to\b|or\b|hundred\b|thousand\b|million\b|billion\b)(?-i:[a-z]))",
     re.IGNORECASE,
 )
 _DATES = (
@@ -135,6 +140,17 @@ _YEAR_BEFORE = re.compile(
 _YEAR_AFTER = re.compile(r"\s*(?:[,.;:)!?–-]|\Z|(?:and|to|through|when|while|with|as|after|before)\b)")
 _WORD = re.compile(r"[A-Za-z][\w'’&-]*")
 _CONNECTORS = frozenset({"of", "de", "da", "del", "van", "von", "la", "le", "&"})
+# "and" and "for" join one name only where it ends as a body's name does and its first part does not
+# ("Securities and Exchange Commission", "Centers for Disease Control and Prevention"); elsewhere they
+# join two ("Morgan Stanley and Lazard", "Harvard University and Yale University"). A fix taken from
+# half a name said something no document does ("issued by the Securities and Human Services").
+_SOFT_CONNECTORS = frozenset({"and", "for"})
+_BODY_ENDS = _words(
+    """administration agency authority board bureau commission committee corporation council department
+    development excellence foundation fund institute institution ministry office organization
+    organisation prevention service services society association trust university college centre
+    center tribunal network act company"""
+)
 _NOT_ACRONYMS = frozenset({"USD", "EUR", "GBP", "INR", "JPY", "AM", "PM", "OK", "II", "III", "IV"})
 _ABBREVIATIONS = frozenset(
     {"dr", "mr", "mrs", "ms", "st", "prof", "inc", "co", "ltd", "jr", "sr", "vs", "no"}
@@ -265,21 +281,51 @@ def _capitalised_runs(text: str) -> list[list[re.Match[str]]]:
     prev_end = -1
     for m in _WORD.finditer(text):
         word = m.group(0)
-        joined = text[prev_end : m.start()] == " " and bool(runs[-1])
         capital = word[0].isupper() and word.lower() not in _CALENDAR
-        if joined and (capital or word.lower() in _CONNECTORS):
+        gap = text[prev_end : m.start()]
+        joined = bool(runs[-1]) and (gap == " " or (gap == " & " and capital))  # "Procter & Gamble"
+        if joined and (capital or word.lower() in _CONNECTORS | _SOFT_CONNECTORS):
             runs[-1].append(m)
         else:
             runs.append([m] if capital else [])
         prev_end = m.end()
-    return [trimmed for run in runs if (trimmed := _trim(run))]
+    return [trimmed for run in runs for part in _split_soft(run) if (trimmed := _trim(part))]
 
 
 def _trim(run: list[re.Match[str]]) -> list[re.Match[str]]:
     """Without leading "The", "In", "Dr" and trailing connectors."""
-    while run and run[-1].group(0).lower() in _CONNECTORS:
+    while run and run[-1].group(0).lower() in _CONNECTORS | _SOFT_CONNECTORS:
         run = run[:-1]
     return run
+
+
+def _split_soft(run: list[re.Match[str]]) -> list[list[re.Match[str]]]:
+    """The run as one name where its "and"/"for" join one (`_SOFT_CONNECTORS`), else cut at each."""
+    run = _trim(run)
+    cuts = [i for i, m in enumerate(run) if m.group(0).lower() in _SOFT_CONNECTORS]
+    if not cuts or _one_body(run, cuts):
+        return [run]
+    bounds = [-1, *cuts, len(run)]
+    return [run[a + 1 : b] for a, b in itertools.pairwise(bounds)]
+
+
+def _one_body(run: list[re.Match[str]], cuts: list[int]) -> bool:
+    """Whether "and"/"for" join one body's name: after "the", ending in a body's word that no part
+    before a cut ends in, and no acronym before a cut ("the Food and Drug Administration"; not
+    "Exxon and Mobil Corporation", "the FDA and Federal Trade Commission", "Harvard University and
+    Yale University"; "the UK Competition and Markets Authority" is one)."""
+    first = run[0].group(0)
+    after_the = first == "The" or run[0].string[: run[0].start()].lower().endswith("the ")
+    bounds = [-1, *cuts]
+    parts = [
+        [m.group(0) for m in run[a + 1 : b] if m.group(0) != "The"] for a, b in itertools.pairwise(bounds)
+    ]
+    return (
+        after_the
+        and run[-1].group(0).lower() in _BODY_ENDS
+        and not any(run[i - 1].group(0).lower() in _BODY_ENDS for i in cuts)
+        and not any(len(part) == 1 and _is_acronym(part[0]) for part in parts)  # "UK Competition" is one
+    )
 
 
 def _entity_slot(text: str, run: list[re.Match[str]]) -> Slot | None:
@@ -363,7 +409,10 @@ def _figures_match(a: Figure, b: Figure) -> bool | None:
         return None  # the first figure of one span is no value for the second of another
     if a.hedge.mode != "=" or b.hedge.mode != "=":
         return bool(_hedged(a, b, based))
-    return abs(va - vb) <= max(step_a, step_b) / 2 + 1e-9 * max(abs(va), abs(vb), 1.0)
+    half, tiny = max(step_a, step_b) / 2, 1e-9 * max(abs(va), abs(vb), 1.0)
+    # "7%" for "6.5%", "$3 billion" for "$2.5 billion", "$1 million" for "$500,000": a value at the
+    # very middle of the coarser one's step was not rounded to it but said otherwise
+    return abs(va - vb) < half - tiny
 
 
 def _hedged(a: Figure, b: Figure, based: tuple[float, float, float, float]) -> bool | None:
@@ -418,7 +467,7 @@ def _entities_match(a: str, b: str) -> bool:
     ta, tb = set(a.split()) - {"the"}, set(b.split()) - {"the"}
     if ta <= tb or tb <= ta:
         return not names_another(a, b)
-    return _initials(a) == b.replace(".", "") or _initials(b) == a.replace(".", "")
+    return _initials_match(a, b)
 
 
 def _singular(name: str) -> str:
@@ -430,5 +479,12 @@ def _singular(name: str) -> str:
     return name[:-1] if kind is not None and name.endswith(f"{kind}s") else name
 
 
+def _initials_match(a: str, b: str) -> bool:
+    """Whether one name is the other's initials, whole or of a part after its last "and" ("ACA", "the
+    Patient Protection and Affordable Care Act")."""
+    short, long = (a.replace(".", ""), b) if len(a) <= len(b) else (b.replace(".", ""), a)
+    return short in (_initials(long), _initials(long.rsplit(" and ", 1)[-1]))
+
+
 def _initials(name: str) -> str:
-    return "".join(w[0] for w in name.split() if w not in _CONNECTORS and w != "the")
+    return "".join(w[0] for w in name.split() if w not in _CONNECTORS | _SOFT_CONNECTORS and w != "the")

@@ -1,0 +1,237 @@
+"""One word of a closed set said as another: "on Tuesday" against "on Wednesday". Pure.
+
+Some words name one of a few things that exclude each other: a weekday, how often ("twice daily",
+"an annual fee"), a side in a case or a deal ("the plaintiff", "the seller"), a route or a result in
+medicine ("given orally", "tested positive", "the left knee"), a kind of rate or charge ("a fixed
+rate", "criminal charges"). A claim that says one where its document says another shares every
+other word with it, so the rules found every value and the model read the pair as support
+("The tablets are taken twice daily" against "once daily"; "The board approved the deal on Tuesday"
+against "on Wednesday"; "Jane Doe, the chief financial officer" against "the chief executive
+officer": all supported). Here the claim's word clashes with another of its set in the window's
+clause only where:
+
+- the window never says the claim's word, and the claim never says the window's;
+- the words beside it are the same on both sides, where the claim's sentence goes on ("taken twice
+  daily" and "taken once daily with food"; "on Tuesday." and "on Wednesday"), and neither word is
+  part of a compound or a name;
+- the part of the window's sentence the other word stands in (up to a comma or a joining word:
+  "and", "while", "after" ...) holds every other word of the claim, figures too ("Metformin is
+  taken two times a day, and the extended-release form once daily" says nothing against "Metformin
+  is taken twice daily"), at the claim's times, and neither has a "not";
+- the two words say different things: "annual" and "yearly", "defence" and "defense", "variable"
+  and "floating" are one word here; and the window's clause says its word once ("once daily in the
+  morning and once at night" is twice daily).
+
+A figure the window gives nowhere may stand beside the claim's word ("10 mg twice daily" against "20
+mg once daily"): the slot rules fix it, and where they do not, the checker leaves the word unfixed too
+(`backends.checker`), so "The minimum investment is $5,000" against "The maximum investment is
+$1,000" is flagged, not made "The maximum investment is $5,000".
+
+The window's word, written in the claim's case, is the fix; like every fix of the rules it stands
+only where the model corroborates it (`stages.decide`), else the claim is flagged.
+
+Usage::
+
+    [swap] = swap_clashes(Parsed.of("The board met on Tuesday."),
+                          Parsed.of("The board met on Wednesday."), segment=(0, 27))
+    swap.word, swap.fix    # "Tuesday", "Wednesday"
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from workers.stages._text import in_compound, same_case
+from workers.stages.align import Parsed
+from workers.stages.clauses import negated, same_time
+from workers.stages.slots import NUMBER_WORDS
+
+__all__ = ["SwapClash", "swap_clashes"]
+
+# Each set: words that exclude each other in one place of a sentence, a group of words that say the
+# same ("annual", "yearly") separated by "/". A word may be in more than one set ("oral": a route,
+# or an agreement not written down).
+_SETS: tuple[tuple[frozenset[str], ...], ...] = tuple(
+    tuple(frozenset(group.split("/")) for group in words.split())
+    for words in (
+        "monday tuesday wednesday thursday friday saturday sunday",
+        "once twice thrice",
+        "hourly daily nightly weekly fortnightly monthly quarterly annually/yearly",
+        "daily weekly fortnightly monthly quarterly annual/yearly",
+        "morning afternoon evening/night",
+        "first second third fourth fifth sixth seventh eighth ninth tenth",
+        "plaintiff defendant",
+        "plaintiffs defendants",
+        "buyer seller",
+        "buyers sellers",
+        "lessor lessee",
+        "landlord tenant",
+        "employer employee",
+        "creditor debtor",
+        "lender borrower",
+        "licensor licensee",
+        "appellant appellee/respondent",
+        "prosecution defence/defense",
+        "executive financial operating technology information marketing medical legal risk compliance",
+        "oral intravenous subcutaneous intramuscular topical inhaled rectal",
+        "orally intravenously subcutaneously intramuscularly topically",
+        "oral written",
+        "left right",
+        "positive negative",
+        "benign malignant",
+        "acute chronic",
+        "male female",
+        "men women",
+        "boys girls",
+        "civil criminal",
+        "federal state",
+        "fixed variable/floating/adjustable",
+        "secured unsecured",
+        "gross net",
+        "interim final",
+        "domestic international/foreign",
+        "public private",
+        "full partial",
+        "mandatory optional/voluntary",
+        "temporary permanent",
+        "minimum maximum",
+        "before after",
+        "inpatient outpatient",
+        "north south east west",
+        "northern southern eastern western",
+    )
+)
+_WORDS = frozenset(w for groups in _SETS for group in groups for w in group)
+_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d+(?:[.,]\d+)*")
+# A capitalised word beside another is a name ("West Virginia", "First Republic"), not a set's word.
+_CAPITAL = re.compile(r"[A-Z]")
+# A sentence's end, but not an abbreviation's ("Dr. Lee", "Acme Inc. said").
+_END = re.compile(
+    r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bNo)(?<!\bInc)(?<!\bCo)(?<!\bLtd)(?<!\bJr)(?<!\bSr)[.!?](?:\s|\Z)"
+)
+# Where a window's clause goes on to another part: a punctuation mark or a joining word. "Metformin
+# is taken two times a day, and the extended-release form once daily": the "once" is another form's.
+_JOIN = re.compile(
+    r"[,;:()]|\b(?:and|but|while|whereas|though|although|after|before|because|since|when|as|with|then|than"
+    r"|unlike|versus|vs)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SwapClash:
+    """The claim's word at [start, end) and the window's word of the same set (`fix`, in its case)."""
+
+    start: int
+    end: int
+    word: str
+    fix: str
+
+
+def swap_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list[SwapClash]:
+    """The claim's word of a closed set against another of the set in the window's clause `segment`."""
+    lo, hi = segment
+    if negated(claim, (0, len(claim.text))) or negated(ev, segment) or not same_time(claim, ev, segment):
+        return []
+    said_mine, said_theirs = _said(claim.text, 0, len(claim.text)), _said(ev.text, 0, len(ev.text))
+    found = []
+    for m in _words(claim.text, 0, len(claim.text)):
+        if m.group(0).lower() in said_theirs:
+            continue
+        theirs = _words(ev.text, lo, hi)
+        others = [t for t in theirs if _exclusive(m.group(0), t.group(0)) and _once(t, theirs)]
+        other = next(
+            (t for t in others if t.group(0).lower() not in said_mine and _in_place(claim, m, ev, t)), None
+        )
+        if other is not None:
+            found.append(SwapClash(m.start(), m.end(), m.group(0), same_case(m.group(0), other.group(0))))
+    return found if len(found) == 1 else []  # two swapped words: the clause says something else
+
+
+def _in_place(claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str]) -> bool:
+    """Whether the window's word stands where the claim's does: the same word on each side (or the
+    claim's clause ends there), and every other word of the claim in the part of the window's clause
+    around it (`_JOIN`)."""
+    if any(_neighbour(claim.text, m, step) not in ("", _neighbour(ev.text, t, step)) for step in (-1, 1)):
+        return False
+    lo, hi = _part(ev.text, t, _joins(claim.text))
+    mine = {_article(w.group(0).lower()) for w in _WORD.finditer(claim.text) if w.start() != m.start()}
+    part, window = _said(ev.text, lo, hi), _said(ev.text, 0, len(ev.text))
+    # a figure the window gives nowhere is a value the slot rules fix ("10 mg twice daily" against "20
+    # mg once daily"); one it gives elsewhere places the claim in another part ("Net revenue was $3
+    # billion" against "Revenue after deductions was $3 billion, and gross revenue was $4 billion")
+    return all(w in part or (_is_value(w) and w not in window) for w in mine)
+
+
+def _once(t: re.Match[str], words: list[re.Match[str]]) -> bool:
+    """Whether the window's clause says the word once: "once daily in the morning and once at night"
+    is twice daily."""
+    return sum(w.group(0).lower() == t.group(0).lower() for w in words) == 1
+
+
+def _is_value(word: str) -> bool:
+    return word[:1].isdigit() or word in NUMBER_WORDS
+
+
+def _joins(text: str) -> frozenset[str]:
+    return frozenset(j.group(0).lower() for j in _JOIN.finditer(text))
+
+
+def _part(text: str, t: re.Match[str], same: frozenset[str]) -> tuple[int, int]:
+    """The part of the window's sentence `t` stands in: from the joining word or mark before it to the
+    one after it, but those the claim has too ("Jane Doe, the chief executive officer, signed" is one
+    part for "Jane Doe, the chief financial officer, signed") and `t` itself ("before", "after")."""
+    joins = [j for j in _JOIN.finditer(text) if j.group(0).lower() not in same and j.start() != t.start()]
+    lo = max((j.end() for j in joins if j.end() <= t.start()), default=0)
+    after = next((j for j in joins if j.start() >= t.end()), None)
+    end = _END.search(text, t.end())
+    hi = min(after.start() if after else len(text), end.start() if end else len(text))
+    return lo, hi
+
+
+def _words(text: str, lo: int, hi: int) -> list[re.Match[str]]:
+    """The set words in text[lo:hi] that stand alone: not in a compound or a name."""
+    return [
+        m
+        for m in _WORD.finditer(text, lo, hi)
+        if m.group(0).lower() in _WORDS and not in_compound(text, m.start(), m.end()) and not _named(text, m)
+    ]
+
+
+def _said(text: str, lo: int, hi: int) -> frozenset[str]:
+    """The words of text[lo:hi], lowercased, each also without its possessive ("employer's")."""
+    words = [_article(m.group(0).lower()) for m in _WORD.finditer(text, lo, hi)]
+    return frozenset(words) | {w[:-2] for w in words if w.endswith(("'s", "’s"))}
+
+
+def _exclusive(a: str, b: str) -> bool:
+    """Whether two words are of one set and say different things ("annual" and "yearly" say one)."""
+    a, b = a.lower(), b.lower()
+    return any(
+        any(a in g for g in groups)
+        and any(b in g for g in groups)
+        and not any(a in g and b in g for g in groups)
+        for groups in _SETS
+    )
+
+
+def _neighbour(text: str, m: re.Match[str], step: int) -> str:
+    """The word just before (`step` -1) or after (1) `m` in its clause; "" at a mark or the text's end."""
+    if step < 0:
+        before = re.search(r"([\w'’-]+)\s*\Z", text[: m.start()])
+        return _article(before.group(1).lower()) if before else ""
+    after = re.match(r"\s*([\w'’-]+)", text[m.end() :])
+    return _article(after.group(1).lower()) if after else ""
+
+
+def _article(word: str) -> str:
+    return "a" if word == "an" else word  # "an annual fee", "a monthly fee"
+
+
+def _named(text: str, m: re.Match[str]) -> bool:
+    """A capitalised set word beside another capitalised word: part of a name ("West Virginia")."""
+    if not _CAPITAL.match(m.group(0)) or any(m.group(0).lower() in g for g in _SETS[0]):
+        return False
+    before, after = text[: m.start()].split()[-1:], text[m.end() :].split()[:1]
+    return any(_CAPITAL.match(w) for w in before + after)
