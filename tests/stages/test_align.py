@@ -107,3 +107,15 @@ def test_a_firms_first_name_is_never_swapped() -> None:
     claim = Parsed.of("The company was represented by Cravath, Swaine & Moore.")
     window = Parsed.of("The company was represented by Sullivan & Cromwell.")
     assert not any(p.swappable for p in pair_slots(claim, window))
+
+
+def test_a_full_stop_of_an_abbreviation_before_a_lower_case_word_ends_no_clause() -> None:
+    def clauses(text: str) -> list[str]:
+        return [text[a:b] for a, b in Parsed.of(text).segments]
+
+    assert clauses("Acme, the largest U.S. bank by deposits, grew. Acme Inc. said so.") == [
+        "Acme, the largest U.S. bank by deposits, grew.",
+        "Acme Inc. said so.",
+    ]
+    assert clauses("Acme rose 3% in 2020. eBay fell 5%.") == ["Acme rose 3% in 2020.", "eBay fell 5%."]
+    assert clauses("Dr. Lee said so. Sales fell.") == ["Dr. Lee said so.", "Sales fell."]

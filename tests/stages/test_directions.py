@@ -541,3 +541,12 @@ def test_a_movement_against_another_thing_is_read_only_against_the_same() -> Non
         _clashes("The euro fell against the dollar.", "Against the euro, the dollar rose 0.5% on Monday.")
         == []
     )
+
+
+def test_a_year_or_the_same_currency_against_is_read_as_before() -> None:
+    assert _clashes("Sales fell 5% in 2020.", "Sales rose 5% in 2020 against 2019.") == [
+        ("fell", "rose", "rose")
+    ]
+    assert _clashes("The pound fell 1% against the US dollar.", "The pound rose 1% against the dollar.") == [
+        ("fell", "rose", "rose")
+    ]

@@ -195,6 +195,14 @@ def test_a_bill_or_a_test_passed_or_failed(claim: str, window: str, expected: li
         # no contest named after the verb: an amount, praise, weight
         ("The company lost $5 million in 2020.", "The company won $5 million in 2020.", []),
         ("The drug won praise from doctors.", "The drug lost praise from doctors.", []),
+        # a tally, or another contest
+        (
+            "Smith won 48 percent of the vote in 2020.",
+            "Smith lost the election in 2020 with 48 percent of the vote.",
+            [],
+        ),
+        ("Labour won 202 seats.", "Labour lost 60 seats, ending with 202 seats.", []),
+        ("Smith won a majority in 2020.", "Smith lost the election in 2020.", []),
     ],
 )
 def test_a_contest_won_or_lost_by_the_same_side(

@@ -118,6 +118,11 @@ def test_a_not_elsewhere_in_the_sentence_is_no_not_of_the_rank() -> None:
             "Acme, the largest U.S. bank by deposits, grew.",
             "second-largest",
         ),
+        (
+            "Acme is the largest bank.",
+            "Acme is the third-largest bank by the value of its deposits.",
+            "largest",
+        ),
     ],
 )
 def test_a_rank_by_a_measure_the_claim_does_not_name_is_flagged_not_fixed(

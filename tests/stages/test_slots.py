@@ -343,20 +343,28 @@ def test_and_joins_one_body_only_after_the_and_never_after_an_acronym(text: str,
     assert [s.text for s in extract_slots(text) if s.kind is SlotKind.ENTITY] == names
 
 
-def test_an_acronym_of_the_part_after_and_is_the_name() -> None:
+def test_an_acronym_of_the_part_after_of_or_and_is_the_name() -> None:
     aca = _one("The ACA was signed in 2010.", SlotKind.ENTITY)
     assert values_match(aca, _one("the Patient Protection and Affordable Care Act", SlotKind.ENTITY))
+    hhs = _one("It was approved by HHS.", SlotKind.ENTITY)
+    assert values_match(hhs, _one("by the Department of Health and Human Services", SlotKind.ENTITY))
+    # two letters, or a part of two words: no name
+    ec = _one("It was approved by the EC.", SlotKind.ENTITY)
+    assert not values_match(ec, _one("by the Securities and Exchange Commission", SlotKind.ENTITY))
 
 
-def test_a_larger_number_in_words_is_no_count() -> None:
-    assert [
-        s.text for s in extract_slots("It had one hundred and twenty branches and twenty thousand staff.")
-    ] == []
+def test_a_count_word_with_a_scale_is_one_number_and_part_of_a_larger_one_none() -> None:
+    text = "It had one hundred and twenty branches and twenty thousand staff."
+    assert [(s.text, s.value) for s in extract_slots(text)] == [("twenty thousand", "20000")]
+    assert render_like(_one("twenty thousand staff"), _one("30,000 staff")) == "thirty thousand"
 
 
-def test_a_figure_at_the_midpoint_of_the_others_rounding_is_another_value() -> None:
+def test_a_one_digit_figure_at_the_midpoint_of_its_rounding_is_another_value() -> None:
     assert values_match(_one("rates of 7%"), _one("rates of 6.5%")) is False
     assert values_match(_one("a fine of $1 million"), _one("a fine of $500,000")) is False
     assert values_match(_one("a fine of $3 billion"), _one("a fine of $2.5 billion")) is False
+    # two digits or more: rounded half up
+    assert values_match(_one("rates of 6.5%"), _one("rates of 6.45%")) is True
+    assert values_match(_one("a fine of $1.5 million"), _one("a fine of $1,450,000")) is True
     assert values_match(_one("rates of 7%"), _one("rates of 6.8%")) is True
     assert values_match(_one("rates of 7%"), _one("rates of 6.4%")) is False

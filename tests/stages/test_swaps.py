@@ -49,6 +49,17 @@ def _swaps(claim: str, window: str) -> list[tuple[str, str]]:
             [("orally", "intravenously")],
         ),
         ("Take the tablet after meals.", "Take the tablet before meals.", [("after", "before")]),
+        # "interest" is no superlative: the ordinal is no rank's
+        (
+            "The first interest payment is due in May.",
+            "The second interest payment is due in May.",
+            [("first", "second")],
+        ),
+        (
+            "The mortgage has a fixed interest rate.",
+            "The mortgage has an adjustable interest rate.",
+            [("fixed", "adjustable")],
+        ),
         # "an" and "a" are one word beside it; a figure the window gives nowhere is the slot rules'
         (
             "The patient has an acute infection.",
@@ -115,6 +126,10 @@ def test_a_word_of_a_closed_set_said_as_another(
         ("The defense rested on Tuesday.", "The defence rested on Tuesday."),
         # the window says its word twice: "once ... and once" is twice
         ("The drug is taken twice daily.", "The drug is taken once daily in the morning and once at night."),
+        # another sentence's words, a rank's ordinal, roles the other way round
+        ("Smith filed the appeal on Tuesday.", "Smith lost at trial. Jones filed the appeal on Wednesday."),
+        ("Acme is the second largest bank in Spain.", "Acme is the third largest bank in Spain."),
+        ("Acme paid the lender $5 million.", "The borrower paid Acme $5 million."),
         # two words swapped: the clause says something else
         ("The plaintiff appealed on Monday.", "The defendant appealed on Friday."),
     ],

@@ -59,9 +59,12 @@ _ANCHOR_BONUS = 0.5
 _FIRM_TAIL = re.compile(r"(?:,\s+[A-Z][\w'’-]*)+\s+&\s+[A-Z]")
 # Claims with more slots than this are paired greedily instead of by exhaustive search.
 _MAX_SEARCH = 6
-# A full stop before a lower-case word ends an abbreviation, not a clause: "the largest U.S. bank by
-# deposits" is one.
-_SEGMENT_END = re.compile(r"(?<=[!?;])\s+|(?<=\.)\s+(?![a-z])")
+# A clause ends after a full stop, "!", "?" or ";" ...
+_SEGMENT_END = re.compile(r"(?<=[.!?;])\s+")
+# ... unless the full stop ends an abbreviation and a lower-case word follows ("U.S. bank", "Inc. said"),
+# or a title before a name ("Dr. Lee").
+_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof|Sen|Rep|Gov|Gen|Col|Capt|Lt|Sgt|Rev|Hon)\.\Z")
+_ABBREVIATED = re.compile(r"(?:\b[A-Za-z]\.){2,}\Z|\b(?:Inc|Corp|Co|Ltd|Bros|approx|vs|etc|No|Nos)\.\Z")
 # Words that are never a date's event: auxiliaries, prepositions and other function words.
 _NOT_EVENTS = AUX | FUNCTION_WORDS
 # A relative clause opening after a comma: its verbs are not the main clause's.
@@ -441,6 +444,10 @@ def _inside(term: Term, slots: Sequence[Slot]) -> bool:
 def _segments(text: str) -> tuple[tuple[int, int], ...]:
     bounds, start = [], 0
     for m in _SEGMENT_END.finditer(text):
+        if (
+            text[m.end() : m.end() + 1].islower() and _ABBREVIATED.search(text, 0, m.start())
+        ) or _TITLE.search(text, 0, m.start()):
+            continue  # "the largest U.S. bank by deposits", "Dr. Lee said" are one clause
         bounds.append((start, m.start()))
         start = m.end()
     bounds.append((start, len(text)))

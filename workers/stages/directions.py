@@ -105,7 +105,7 @@ _BECAUSE = re.compile(
 )
 # A figure and what it counts: "3 percentage points of ", "$2 billion in ", "10 pounds of ".
 _OF = re.compile(r"\s+(?:by\s+)?[$€£]?[\d.,]+\s*(?:%|[a-z]+(?:\s+points?)?)?\s+(?:of|in)\s+", re.IGNORECASE)
-_AGAINST = re.compile(r"\bagainst\s+(?:the\s+)?([\w'’-]+)", re.IGNORECASE)
+_AGAINST = re.compile(r"\bagainst\s+(?:the\s+|a\s+)?((?:[A-Za-z][\w'’-]*\s*){1,2})", re.IGNORECASE)
 _FUTURE = re.compile(r"\b(?:will|shall|going to)\b", re.IGNORECASE)
 Fit = Callable[[str, str, Grammar | None, Form | None], bool]
 Side = Callable[[str], int]
@@ -128,9 +128,7 @@ def direction_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) ->
     "Revenue fell as costs rose": two). Where another part of the claim is left open (neither said
     the same way nor the other, nor with a clash of another kind), no clash is fixed: half a
     sentence fixed reads as a whole one."""
-    if _denied(claim, (0, len(claim.text))) or _measured_against(
-        claim, (0, len(claim.text))
-    ) != _measured_against(ev, segment):
+    if _denied(claim, (0, len(claim.text))) or _against_another(claim, ev, segment):
         return []
     read: list[tuple[tuple[int, int], DirectionClash | str | None]] = []
     for kind in _KINDS:
@@ -180,11 +178,19 @@ def _clash_of(
     return next(filter(None, clashes), "open")
 
 
+def _against_another(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
+    """Whether the claim and the window measure a movement against different things, so each says who
+    moved the other way: "The pound slid against the dollar" is what "against the pound, the dollar
+    climbed" says. Against the same thing ("the US dollar", "the dollar"), or a year ("against 2019"),
+    both are read as before."""
+    mine, theirs = _measured_against(claim, (0, len(claim.text))), _measured_against(ev, segment)
+    return (bool(mine) or bool(theirs)) and not mine & theirs
+
+
 def _measured_against(read: Parsed, span: tuple[int, int]) -> frozenset[str]:
-    """What a movement is measured against ("The pound fell against the dollar": "dollar"). Where the
-    claim and the window say it against different things, each says who moved the other way: "The
-    pound slid against the dollar" is what "against the pound, the dollar climbed" says."""
-    return frozenset(m.group(1).lower() for m in _AGAINST.finditer(read.text, *span))
+    """The words of what a movement is measured against ("against the US dollar": "us", "dollar")."""
+    words = (w.lower() for m in _AGAINST.finditer(read.text, *span) for w in m.group(1).split())
+    return frozenset(w for w in words if w not in STOPWORDS)
 
 
 def _denied(read: Parsed, span: tuple[int, int]) -> bool:

@@ -93,8 +93,9 @@ _PASSED_WHAT = re.compile(
 # What is won or lost, as the verb's object: "won the 2020 election", "lost its appeal"; not "lost $5m",
 # "lost weight", "won praise".
 _CONTESTED = re.compile(
+    r"(?![\s$€£]*\d)"  # a tally ("won 202 seats", "won 48 percent of the vote") is no contest won
     r"(?:\s+(?!(?:in|with|on|at|by|for|after|before|during|from|to|and|but|as|against)\b)[$€£\w'’.,-]+){0,4}?"
-    r"\s+(?:(?:re-?)?elections?|races?|primary|primaries|run-?offs?|nominations?|majority|seats?|votes?"
+    r"\s+(?P<contest>(?:re-?)?elections?|races?|primary|primaries|run-?offs?|nominations?|majority|seats?|votes?"
     r"|referendums?|cases?|lawsuits?|suits?|trials?|appeals?|arbitrations?|disputes?|challenges?|bids?"
     r"|tenders?|contracts?|matche?s?|games?|finals?|championships?|titles?|cups?|tournaments?|series"
     r"|contests?|battles?)\b",
@@ -190,13 +191,22 @@ def _same_side(
     last comma and each verb are the same, and none of the claim's stands after the window's verb.
     "Smith won the election" clashes with "In 2020, Smith lost the election to Jones"; not "Jones won
     the election", "Chelsea lost the final to Liverpool" against "Liverpool won the final against
-    Chelsea", nor "Smith's opponent, Jones, lost the election" or "In Smith v. Jones, Smith lost"."""
-    if not _CONTESTED.match(ev.text, opposite.end(), span[1]):
-        return False
+    Chelsea", nor "Smith's opponent, Jones, lost the election" or "In Smith v. Jones, Smith lost";
+    and the same contest ("Smith won a majority" is no clash with "Smith lost the election")."""
+    mine, theirs_won = (
+        _CONTESTED.match(claim.text, word.end()),
+        _CONTESTED.match(ev.text, opposite.end(), span[1]),
+    )
+    if mine is None or theirs_won is None or _contest(mine) != _contest(theirs_won):
+        return False  # "won 48 percent of the vote" is no election lost
     who = _subject(claim, claim.segment_of(word.start())[0], word.start())
     theirs = _subject(ev, span[0], opposite.start())
     after = set(stems_between(ev, opposite.end(), span[1]))
     return bool(who) and who == theirs and not after & who
+
+
+def _contest(m: re.Match[str]) -> str:
+    return m.group("contest").lower().rstrip("s")
 
 
 def _subject(read: Parsed, lo: int, at: int) -> set[str]:

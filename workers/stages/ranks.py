@@ -85,7 +85,10 @@ _NOT_BEFORE = re.compile(
 )
 # What the window ranks by, where the claim does not say it: "the second-largest bank by deposits".
 # "the largest U.S. bank by deposits": a full stop inside an abbreviation ends nothing
-_MEASURED = re.compile(r"(?:[^,;.]|\.(?=\w|\s+[a-z])){0,40}?\bby\s+(?P<measure>[a-z]\w*)", re.IGNORECASE)
+_MEASURED = re.compile(
+    r"(?:[^,;.]|\.(?=\w|\s+[a-z])){0,40}?\bby\s+(?:(?:the|its|their|total|a)\s+)?(?P<measure>[a-z]\w*)",
+    re.IGNORECASE,
+)
 # Before "most" or "least" as a superlative ("the most valuable"), not a quantity ("most banks").
 _OWNER_BEFORE = re.compile(r"(?:\b(?:the|its|their|our|his|her)|['’]s)\s+\Z", re.IGNORECASE)
 
@@ -171,8 +174,8 @@ def _same_statement(
 
 
 def _measured_otherwise(claim: Parsed, ev: Parsed, other: re.Match[str], segment: tuple[int, int]) -> bool:
-    """ "the second-largest bank by deposits" against a claim that names no deposits: it may be the
-    largest by assets."""
+    """ "the second-largest bank by deposits" against a claim that names no deposits: the claim may
+    mean another measure, so its rank is flagged, not fixed ("by the value of its deposits": "value")."""
     m = _MEASURED.match(ev.text, other.end(), segment[1])
     return m is not None and m.group("measure").lower() not in lower_words(claim.text)
 

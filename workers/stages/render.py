@@ -45,7 +45,7 @@ def _render_figure(claim: Figure, evidence: Figure) -> str | None:
     if decimals is None or (claim.scale > 1 and not 1 <= value < 1000):
         return None
     if claim.spelled and value in _COUNT_WORDS.values():
-        return _WORD_NAMES[int(value)]
+        return _WORD_NAMES[int(value)] + claim.suffix  # "thirty thousand"
     digits = f"{value:,.{decimals}f}" if claim.grouped else f"{value:.{decimals}f}"
     return claim.prefix + digits + claim.suffix
 

@@ -95,14 +95,20 @@ _COUNT_WORDS = {w: float(n) for n, w in enumerate(NUMBER_WORDS) if n >= 2} | {
     for n, w in enumerate(("thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"), 3)
 }
 _WORD_NAMES = {int(v): w for w, v in _COUNT_WORDS.items()}
-# A count word before a lower-case word ("three managers", "six new stars"), not in a range ("six to
-# seven", "two or three", "two-thirds"), a larger number ("one hundred and twenty", "twenty thousand")
-# nor leading a name ("Three Gorges Dam").
+# A count word before a lower-case word ("three managers", "six new stars"), with a scale word after it
+# ("twenty thousand employees": 20,000), not in a range ("six to seven", "two or three",
+# "two-thirds"), not a part of a larger number ("one hundred and twenty": read as none) nor leading a
+# name ("Three Gorges Dam").
+_SCALE_WORDS = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _COUNT = re.compile(
     r"(?<![\w-])(?<!\bto )(?<!\bor )(?<!hundred )(?<!thousand )(?<!hundred and )(?<!thousand and )"
     r"(?P<num>"
     + "|".join(_COUNT_WORDS)
-    + r")(?=\s+(?!to\b|or\b|hundred\b|thousand\b|million\b|billion\b)(?-i:[a-z]))",
+    + r")(?:\s+(?P<scale>"
+    + "|".join(_SCALE_WORDS)
+    + r"))?(?=\s+(?!to\b|or\b|and\b|"
+    + r"\b|".join(_SCALE_WORDS)
+    + r"\b)(?-i:[a-z]))",
     re.IGNORECASE,
 )
 _DATES = (
@@ -145,6 +151,7 @@ _CONNECTORS = frozenset({"of", "de", "da", "del", "van", "von", "la", "le", "&"}
 # join two ("Morgan Stanley and Lazard", "Harvard University and Yale University"). A fix taken from
 # half a name said something no document does ("issued by the Securities and Human Services").
 _SOFT_CONNECTORS = frozenset({"and", "for"})
+_AFTER_THE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
 _BODY_ENDS = _words(
     """administration agency authority board bureau commission committee corporation council department
     development excellence foundation fund institute institution ministry office organization
@@ -229,8 +236,10 @@ def _figures(text: str) -> list[Slot]:
 
 
 def _count_slot(m: re.Match[str]) -> Slot:
-    number, hedge = _COUNT_WORDS[m.group("num").lower()], hedge_before(m.string, m.start(), m.end())
-    figure = Figure(number, None, 0, 1.0, "", "", False, spelled=True, hedge=hedge)
+    scale = _SCALE_WORDS[m.group("scale").lower()] if m.group("scale") else 1.0
+    number, hedge = _COUNT_WORDS[m.group("num").lower()] * scale, hedge_before(m.string, m.start(), m.end())
+    suffix = f" {m.group('scale')}" if m.group("scale") else ""
+    figure = Figure(number, None, 0, scale, "", suffix, False, spelled=True, hedge=hedge)
     return Slot(SlotKind.FIGURE, _figure_value(figure), m.start(), m.end(), m.group(0), figure=figure)
 
 
@@ -293,7 +302,7 @@ def _capitalised_runs(text: str) -> list[list[re.Match[str]]]:
 
 
 def _trim(run: list[re.Match[str]]) -> list[re.Match[str]]:
-    """Without leading "The", "In", "Dr" and trailing connectors."""
+    """Without trailing connectors ("Bank of" is "Bank"; leading words go in `_entity_slot`)."""
     while run and run[-1].group(0).lower() in _CONNECTORS | _SOFT_CONNECTORS:
         run = run[:-1]
     return run
@@ -315,7 +324,7 @@ def _one_body(run: list[re.Match[str]], cuts: list[int]) -> bool:
     "Exxon and Mobil Corporation", "the FDA and Federal Trade Commission", "Harvard University and
     Yale University"; "the UK Competition and Markets Authority" is one)."""
     first = run[0].group(0)
-    after_the = first == "The" or run[0].string[: run[0].start()].lower().endswith("the ")
+    after_the = first == "The" or _AFTER_THE.search(run[0].string, 0, run[0].start()) is not None
     bounds = [-1, *cuts]
     parts = [
         [m.group(0) for m in run[a + 1 : b] if m.group(0) != "The"] for a, b in itertools.pairwise(bounds)
@@ -410,9 +419,16 @@ def _figures_match(a: Figure, b: Figure) -> bool | None:
     if a.hedge.mode != "=" or b.hedge.mode != "=":
         return bool(_hedged(a, b, based))
     half, tiny = max(step_a, step_b) / 2, 1e-9 * max(abs(va), abs(vb), 1.0)
-    # "7%" for "6.5%", "$3 billion" for "$2.5 billion", "$1 million" for "$500,000": a value at the
-    # very middle of the coarser one's step was not rounded to it but said otherwise
-    return abs(va - vb) < half - tiny
+    if abs(abs(va - vb) - half) <= tiny:
+        # At the very middle of the coarser one's step: "6.5%" may round "6.45%", but a one-digit "7%"
+        # for "6.5%", "$3 billion" for "$2.5 billion" or "$1 million" for "$500,000" says another value
+        return _digits(a if step_a >= step_b else b) >= 2
+    return abs(va - vb) <= half + tiny
+
+
+def _digits(figure: Figure) -> int:
+    """Significant digits as written: "7%" 1, "6.5%" 2, "$1.50 million" 2 (trailing zeros say none)."""
+    return len(str(round(abs(figure.number) / (10.0**-figure.decimals * figure.scale))).rstrip("0"))
 
 
 def _hedged(a: Figure, b: Figure, based: tuple[float, float, float, float]) -> bool | None:
@@ -480,10 +496,14 @@ def _singular(name: str) -> str:
 
 
 def _initials_match(a: str, b: str) -> bool:
-    """Whether one name is the other's initials, whole or of a part after its last "and" ("ACA", "the
-    Patient Protection and Affordable Care Act")."""
+    """Whether one name is the other's initials, whole or, for three letters or more, of the part after
+    its first "of" or its last "and" where that part has three words or more ("HHS", "the Department of
+    Health and Human Services"; "ACA", "the Patient Protection and Affordable Care Act"; not "EC" for
+    "the Securities and Exchange Commission")."""
     short, long = (a.replace(".", ""), b) if len(a) <= len(b) else (b.replace(".", ""), a)
-    return short in (_initials(long), _initials(long.rsplit(" and ", 1)[-1]))
+    parts = [long.split(" of ", 1)[-1], long.rsplit(" and ", 1)[-1]]
+    tails = [p for p in parts if p != long and len(p.split()) >= 3] if len(short) >= 3 else []
+    return short in {_initials(long), *(_initials(p) for p in tails)}
 
 
 def _initials(name: str) -> str:

@@ -23,9 +23,9 @@ clause only where:
   morning and once at night" is twice daily).
 
 A figure the window gives nowhere may stand beside the claim's word ("10 mg twice daily" against "20
-mg once daily"): the slot rules fix it, and where they do not, the checker leaves the word unfixed too
-(`backends.checker`), so "The minimum investment is $5,000" against "The maximum investment is
-$1,000" is flagged, not made "The maximum investment is $5,000".
+mg once daily"): the slot rules fix it, and where they do not, the word is left unfixed too
+(`backends.spans.swaps_whole`), so "The minimum investment is $5,000" against "The maximum
+investment is $1,000" is flagged, not made "The maximum investment is $5,000".
 
 The window's word, written in the claim's case, is the fix; like every fix of the rules it stands
 only where the model corroborates it (`stages.decide`), else the claim is flagged.
@@ -102,10 +102,19 @@ _SETS: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "northern southern eastern western",
     )
 )
+_ORDINALS = frozenset().union(*_SETS[5])
+_WEEKDAYS = frozenset().union(*_SETS[0])  # always capitalised, so never taken for a name's word
 _WORDS = frozenset(w for groups in _SETS for group in groups for w in group)
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d+(?:[.,]\d+)*")
 # A capitalised word beside another is a name ("West Virginia", "First Republic"), not a set's word.
 _CAPITAL = re.compile(r"[A-Z]")
+# A superlative after an ordinal makes it a rank ("the third largest", "second most valuable").
+_RANKED = re.compile(
+    r"\s+(?:most\b|least\b|(?!(?:interest|test|rest|request|guest|quest|contest|protest|arrest|forest|harvest"
+    r"|invest|honest|modest|chest|nest|west|pest|vest|crest|digest|manifest|suggest|behest|conquest|inquest)\b)"
+    r"[a-z]+est\b)",
+    re.IGNORECASE,
+)
 # A sentence's end, but not an abbreviation's ("Dr. Lee", "Acme Inc. said").
 _END = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bNo)(?<!\bInc)(?<!\bCo)(?<!\bLtd)(?<!\bJr)(?<!\bSr)[.!?](?:\s|\Z)"
@@ -141,26 +150,39 @@ def swap_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list
             continue
         theirs = _words(ev.text, lo, hi)
         others = [t for t in theirs if _exclusive(m.group(0), t.group(0)) and _once(t, theirs)]
-        other = next(
-            (t for t in others if t.group(0).lower() not in said_mine and _in_place(claim, m, ev, t)), None
+        found_in_place = (
+            t for t in others if t.group(0).lower() not in said_mine and _in_place(claim, m, ev, t, segment)
         )
+        other = next(found_in_place, None)
         if other is not None:
             found.append(SwapClash(m.start(), m.end(), m.group(0), same_case(m.group(0), other.group(0))))
     return found if len(found) == 1 else []  # two swapped words: the clause says something else
 
 
-def _in_place(claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str]) -> bool:
+def _in_place(
+    claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str], segment: tuple[int, int]
+) -> bool:
     """Whether the window's word stands where the claim's does: the same word on each side (or the
     claim's clause ends there), and every other word of the claim in the part of the window's clause
-    around it (`_JOIN`)."""
+    around it (`_JOIN`), those before the claim's word before the window's ("Acme paid the lender $5
+    million" is not what "The borrower paid Acme $5 million" says)."""
     if any(_neighbour(claim.text, m, step) not in ("", _neighbour(ev.text, t, step)) for step in (-1, 1)):
         return False
     lo, hi = _part(ev.text, t, _joins(claim.text))
-    mine = {_article(w.group(0).lower()) for w in _WORD.finditer(claim.text) if w.start() != m.start()}
-    part, window = _said(ev.text, lo, hi), _said(ev.text, 0, len(ev.text))
-    # a figure the window gives nowhere is a value the slot rules fix ("10 mg twice daily" against "20
-    # mg once daily"); one it gives elsewhere places the claim in another part ("Net revenue was $3
-    # billion" against "Revenue after deductions was $3 billion, and gross revenue was $4 billion")
+    own = ev.segment_of(t.start())  # never another sentence's words
+    lo, hi = max(lo, segment[0], own[0]), min(hi, segment[1], own[1])
+    window = _said(ev.text, 0, len(ev.text))
+    # what comes after the claim's word may come first in the window ("In 2021 the defendant appealed")
+    sides = ((0, m.start(), lo, t.start()), (m.end(), len(claim.text), lo, hi))
+    return all(_placed(claim.text, a, b, _said(ev.text, c, d), window) for a, b, c, d in sides)
+
+
+def _placed(text: str, lo: int, hi: int, part: frozenset[str], window: frozenset[str]) -> bool:
+    """Whether every word of text[lo:hi] is in `part`. A figure the window gives nowhere is a value the
+    slot rules fix ("10 mg twice daily" against "20 mg once daily"); one it gives elsewhere places the
+    claim in another part ("Net revenue was $3 billion" against "Revenue after deductions was $3
+    billion, and gross revenue was $4 billion")."""
+    mine = {_article(w.group(0).lower()) for w in _WORD.finditer(text, lo, hi)}
     return all(w in part or (_is_value(w) and w not in window) for w in mine)
 
 
@@ -191,11 +213,15 @@ def _part(text: str, t: re.Match[str], same: frozenset[str]) -> tuple[int, int]:
 
 
 def _words(text: str, lo: int, hi: int) -> list[re.Match[str]]:
-    """The set words in text[lo:hi] that stand alone: not in a compound or a name."""
+    """The set words in text[lo:hi] that stand alone: not in a compound, a name or a rank ("the third
+    largest bank" is `stages.ranks`')."""
     return [
         m
         for m in _WORD.finditer(text, lo, hi)
-        if m.group(0).lower() in _WORDS and not in_compound(text, m.start(), m.end()) and not _named(text, m)
+        if m.group(0).lower() in _WORDS
+        and not in_compound(text, m.start(), m.end())
+        and not _named(text, m)
+        and not (m.group(0).lower() in _ORDINALS and _RANKED.match(text, m.end()))
     ]
 
 
@@ -219,9 +245,9 @@ def _exclusive(a: str, b: str) -> bool:
 def _neighbour(text: str, m: re.Match[str], step: int) -> str:
     """The word just before (`step` -1) or after (1) `m` in its clause; "" at a mark or the text's end."""
     if step < 0:
-        before = re.search(r"([\w'’-]+)\s*\Z", text[: m.start()])
+        before = re.search(r"([^\s.,;:!?()]+)\s*\Z", text[: m.start()])
         return _article(before.group(1).lower()) if before else ""
-    after = re.match(r"\s*([\w'’-]+)", text[m.end() :])
+    after = re.match(r"\s*([^\s.,;:!?()]+)", text[m.end() :])  # "$5" is a word here, a mark none
     return _article(after.group(1).lower()) if after else ""
 
 
@@ -231,7 +257,7 @@ def _article(word: str) -> str:
 
 def _named(text: str, m: re.Match[str]) -> bool:
     """A capitalised set word beside another capitalised word: part of a name ("West Virginia")."""
-    if not _CAPITAL.match(m.group(0)) or any(m.group(0).lower() in g for g in _SETS[0]):
+    if not _CAPITAL.match(m.group(0)) or m.group(0).lower() in _WEEKDAYS:
         return False
     before, after = text[: m.start()].split()[-1:], text[m.end() :].split()[:1]
     return any(_CAPITAL.match(w) for w in before + after)
