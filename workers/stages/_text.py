@@ -19,13 +19,16 @@ __all__ = [
     "AUX",
     "DETERMINERS",
     "FUNCTION_WORDS",
+    "MONTHS",
     "SOURCE_NOUN",
     "STOPWORDS",
     "SUBJECT_PRONOUNS",
+    "WEEKDAYS",
     "content_words",
     "entity_spans",
     "has_verb",
     "in_compound",
+    "in_name",
     "is_clause",
     "is_verb",
     "lower_words",
@@ -38,6 +41,13 @@ __all__ = [
 # What an answer calls the text it summarises ("the passage", "this report"): a sentence framed by it is
 # about the source (`stages.extract`), and its frame is not part of the fact (`backends.checker`).
 SOURCE_NOUN = r"(?:passage|text|article|document|source|report|summary|story|excerpt)"
+# Calendar words, in order (a month's number is its place plus one).
+MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+_CAPITALISED = re.compile(r"[A-Z]")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # Up to three words of one clause before what follows ("not" ... "all": "does not work in all").
 FEW_WORDS = r"(?:\s+(?!(?:and|or|but)\b)[\w'’-]+){0,3}?"
 
@@ -50,6 +60,15 @@ def same_case(model: str, word: str) -> str:
 def in_compound(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is joined to another word by a hyphen ("double-blind", "cost-cutting")."""
     return text[end : end + 1] == "-" or (start > 0 and text[start - 1] == "-")
+
+
+def in_name(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is a capitalised word beside another: part of a name ("Niagara Falls",
+    "West Virginia")."""
+    if not text[start : start + 1].isupper():
+        return False
+    before, after = text[:start].split()[-1:], text[end:].split()[:1]
+    return any(_CAPITALISED.match(w) for w in before + after)
 
 
 def lower_words(text: str) -> frozenset[str]:

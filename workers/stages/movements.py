@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from workers.stages._text import DETERMINERS, in_compound, wordset
+from workers.stages._text import DETERMINERS, MONTHS, in_compound, in_name, wordset
 
 __all__ = ["DIRECTION", "UP", "Form", "Grammar", "as_noun", "fits", "forms", "movement_words", "usage", "way"]
 
@@ -118,7 +118,6 @@ _COMPARATIVES = (
     ("faster", 4),
     ("slower", -4),
 )
-_NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
 _BE = wordset("be is are was were been being get gets got")
 _HAVE = wordset("has have had having")
 _MODALS = wordset("will would shall should can could may might must")
@@ -190,8 +189,9 @@ _SOFT = wordset("eased slipped slid")
 _SOFT_MOVED = re.compile(
     r"\s+(?:\w+ly\s+)?(?:(?:by|to|from|below|under|toward|towards|back|lower|further)\b|[$€£]?\d"
     r"|(?:in|on|during|over|for)\s+(?:the\s+)?(?:(?:first|second|third|fourth|last|latest|past|previous|same)\s+)?"
-    r"(?:quarter|half|month|year|week|session|day|trading|(?:19|20)\d\d|Q[1-4]|january|february|march|april"
-    r"|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday)\b)",
+    r"(?:quarter|half|month|year|week|session|day|trading|(?:19|20)\d\d|Q[1-4]|"
+    + "|".join(MONTHS)
+    + r"|monday|tuesday|wednesday|thursday|friday)\b)",
     re.IGNORECASE,
 )
 # "doubled down on its strategy": a stance, not an amount.
@@ -256,7 +256,7 @@ def movement_words(text: str, lo: int = 0, hi: int | None = None) -> list[re.Mat
     return [
         m
         for m in found
-        if not _named(text, m)
+        if not in_name(text, m.start(), m.end())  # "Niagara Falls", "Rose Byrne"
         and not in_compound(text, m.start(), m.end())  # names a kind: "double-blind", "cost-cutting"
         and not _not_moving(text, m)
         and not _PHRASAL.match(text, m.end())
@@ -308,14 +308,6 @@ def as_noun(text: str, m: re.Match[str]) -> bool:
 def _previous(text: str, m: re.Match[str]) -> str:
     before = text[: m.start()].split()[-1:]
     return before[0].lower() if before else ""
-
-
-def _named(text: str, m: re.Match[str]) -> bool:
-    """A capitalized word beside another: part of a name ("Niagara Falls", "Rose Byrne")."""
-    if not m.group(0)[:1].isupper():
-        return False
-    before, after = text[: m.start()].split()[-1:], text[m.end() :].split()[:1]
-    return any(_NAME_WORD.match(w) for w in before + after)
 
 
 def _not_moving(text: str, m: re.Match[str]) -> bool:

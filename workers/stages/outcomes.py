@@ -61,9 +61,10 @@ _AXES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("won", "lost"),  # of a contest named after the verb, by the same subject (`_CONTESTED`)
     )
 )
-_VOTE = len(_AXES) - 2  # passing and failing, read only of a bill or a test
-_CONTEST = len(_AXES) - 1
+_VOTE = next(i for i, (yes, _) in enumerate(_AXES) if "passed" in yes)  # of a bill or a test only
+_CONTEST = next(i for i, (yes, _) in enumerate(_AXES) if "won" in yes)  # of a contest only
 _PASS_FAIL = frozenset(_AXES[_VOTE][0] | _AXES[_VOTE][1])
+_WON_LOST = frozenset(_AXES[_CONTEST][0] | _AXES[_CONTEST][1])
 # What is passed or failed: a bill, a motion, a test. "passed" alone may be a death ("passed in 2019"),
 # and "passed on to customers" a cost handed on; "the bank failed" a collapse.
 _PASSABLE = re.compile(
@@ -179,7 +180,7 @@ def _sides(read: Parsed, m: re.Match[str]) -> list[tuple[int, int]]:
     sides = [(i, side) for i, axis in enumerate(_AXES) for side in (0, 1) if w in axis[side]]
     if w in _PASS_FAIL and not _passing(read, m, (0, len(read.text))):
         sides = [(i, side) for i, side in sides if i != _VOTE]
-    if w in _AXES[_CONTEST][0] | _AXES[_CONTEST][1] and not _CONTESTED.match(read.text, m.end()):
+    if w in _WON_LOST and not _CONTESTED.match(read.text, m.end()):
         sides = [(i, side) for i, side in sides if i != _CONTEST]
     return sides
 

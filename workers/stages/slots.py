@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from workers.stages._text import MONTHS, WEEKDAYS
 from workers.stages.clock import CLOCK, CLOCK_EITHER_HALF, CLOCKS, ClockTime, clock_times, same_time
 from workers.stages.hedges import hedge_before, relation
 from workers.stages.kinds import head, names_another
@@ -53,23 +54,10 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
+_MONTHS = MONTHS
 _MONTH_NUM = {m: i + 1 for i, m in enumerate(_MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(_MONTHS)}
 _MONTH_NUM["sept"] = 9
-_CALENDAR = frozenset(_MONTH_NUM) | _words("monday tuesday wednesday thursday friday saturday sunday")
+_CALENDAR = frozenset(_MONTH_NUM) | frozenset(WEEKDAYS)
 _MONTH_FULL = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 _MONTH_RE = rf"(?:{_MONTH_FULL}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
 # A capitalised word right before a day-month date makes it part of a name ("Rocky 4 June").
@@ -151,6 +139,7 @@ _CONNECTORS = frozenset({"of", "de", "da", "del", "van", "von", "la", "le", "&"}
 # join two ("Morgan Stanley and Lazard", "Harvard University and Yale University"). A fix taken from
 # half a name said something no document does ("issued by the Securities and Human Services").
 _SOFT_CONNECTORS = frozenset({"and", "for"})
+_JOINING = _CONNECTORS | _SOFT_CONNECTORS
 _AFTER_THE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
 _BODY_ENDS = _words(
     """administration agency authority board bureau commission committee corporation council department
@@ -293,7 +282,7 @@ def _capitalised_runs(text: str) -> list[list[re.Match[str]]]:
         capital = word[0].isupper() and word.lower() not in _CALENDAR
         gap = text[prev_end : m.start()]
         joined = bool(runs[-1]) and (gap == " " or (gap == " & " and capital))  # "Procter & Gamble"
-        if joined and (capital or word.lower() in _CONNECTORS | _SOFT_CONNECTORS):
+        if joined and (capital or word.lower() in _JOINING):
             runs[-1].append(m)
         else:
             runs.append([m] if capital else [])
@@ -303,7 +292,7 @@ def _capitalised_runs(text: str) -> list[list[re.Match[str]]]:
 
 def _trim(run: list[re.Match[str]]) -> list[re.Match[str]]:
     """Without trailing connectors ("Bank of" is "Bank"; leading words go in `_entity_slot`)."""
-    while run and run[-1].group(0).lower() in _CONNECTORS | _SOFT_CONNECTORS:
+    while run and run[-1].group(0).lower() in _JOINING:
         run = run[:-1]
     return run
 
@@ -312,28 +301,22 @@ def _split_soft(run: list[re.Match[str]]) -> list[list[re.Match[str]]]:
     """The run as one name where its "and"/"for" join one (`_SOFT_CONNECTORS`), else cut at each."""
     run = _trim(run)
     cuts = [i for i, m in enumerate(run) if m.group(0).lower() in _SOFT_CONNECTORS]
-    if not cuts or _one_body(run, cuts):
-        return [run]
-    bounds = [-1, *cuts, len(run)]
-    return [run[a + 1 : b] for a, b in itertools.pairwise(bounds)]
+    parts = [run[a + 1 : b] for a, b in itertools.pairwise([-1, *cuts, len(run)])]
+    return [run] if not cuts or _one_body(run, parts) else parts
 
 
-def _one_body(run: list[re.Match[str]], cuts: list[int]) -> bool:
-    """Whether "and"/"for" join one body's name: after "the", ending in a body's word that no part
-    before a cut ends in, and no acronym before a cut ("the Food and Drug Administration"; not
-    "Exxon and Mobil Corporation", "the FDA and Federal Trade Commission", "Harvard University and
-    Yale University"; "the UK Competition and Markets Authority" is one)."""
-    first = run[0].group(0)
-    after_the = first == "The" or _AFTER_THE.search(run[0].string, 0, run[0].start()) is not None
-    bounds = [-1, *cuts]
-    parts = [
-        [m.group(0) for m in run[a + 1 : b] if m.group(0) != "The"] for a, b in itertools.pairwise(bounds)
-    ]
+def _one_body(run: list[re.Match[str]], parts: list[list[re.Match[str]]]) -> bool:
+    """Whether "and"/"for" join one body's name (`parts`: the run cut at each): after "the", ending in
+    a body's word that no part before a cut ends in, and no lone acronym before a cut ("the Food and
+    Drug Administration"; not "Exxon and Mobil Corporation", "the FDA and Federal Trade Commission",
+    "Harvard University and Yale University"; "the UK Competition and Markets Authority" is one)."""
+    after_the = run[0].group(0) == "The" or _AFTER_THE.search(run[0].string, 0, run[0].start()) is not None
+    before = [[m.group(0) for m in part if m.group(0) != "The"] for part in parts[:-1]]
     return (
         after_the
         and run[-1].group(0).lower() in _BODY_ENDS
-        and not any(run[i - 1].group(0).lower() in _BODY_ENDS for i in cuts)
-        and not any(len(part) == 1 and _is_acronym(part[0]) for part in parts)  # "UK Competition" is one
+        and not any(part and part[-1].lower() in _BODY_ENDS for part in before)
+        and not any(len(part) == 1 and _is_acronym(part[0]) for part in before)  # "UK Competition" is one
     )
 
 
@@ -507,4 +490,4 @@ def _initials_match(a: str, b: str) -> bool:
 
 
 def _initials(name: str) -> str:
-    return "".join(w[0] for w in name.split() if w not in _CONNECTORS | _SOFT_CONNECTORS and w != "the")
+    return "".join(w[0] for w in name.split() if w not in _JOINING and w != "the")

@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from workers.stages._text import in_compound, same_case
+from workers.stages._text import WEEKDAYS, in_compound, in_name, same_case
 from workers.stages.align import Parsed
 from workers.stages.clauses import negated, same_time
 from workers.stages.slots import NUMBER_WORDS
@@ -52,15 +52,16 @@ __all__ = ["SwapClash", "swap_clashes"]
 # Each set: words that exclude each other in one place of a sentence, a group of words that say the
 # same ("annual", "yearly") separated by "/". A word may be in more than one set ("oral": a route,
 # or an agreement not written down).
+_ORDINAL_WORDS = "first second third fourth fifth sixth seventh eighth ninth tenth"
 _SETS: tuple[tuple[frozenset[str], ...], ...] = tuple(
     tuple(frozenset(group.split("/")) for group in words.split())
     for words in (
-        "monday tuesday wednesday thursday friday saturday sunday",
+        " ".join(WEEKDAYS),
         "once twice thrice",
         "hourly daily nightly weekly fortnightly monthly quarterly annually/yearly",
         "daily weekly fortnightly monthly quarterly annual/yearly",
         "morning afternoon evening/night",
-        "first second third fourth fifth sixth seventh eighth ninth tenth",
+        _ORDINAL_WORDS,
         "plaintiff defendant",
         "plaintiffs defendants",
         "buyer seller",
@@ -102,12 +103,9 @@ _SETS: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "northern southern eastern western",
     )
 )
-_ORDINALS = frozenset().union(*_SETS[5])
-_WEEKDAYS = frozenset().union(*_SETS[0])  # always capitalised, so never taken for a name's word
+_ORDINALS = frozenset(_ORDINAL_WORDS.split())
 _WORDS = frozenset(w for groups in _SETS for group in groups for w in group)
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d+(?:[.,]\d+)*")
-# A capitalised word beside another is a name ("West Virginia", "First Republic"), not a set's word.
-_CAPITAL = re.compile(r"[A-Z]")
 # A superlative after an ordinal makes it a rank ("the third largest", "second most valuable").
 _RANKED = re.compile(
     r"\s+(?:most\b|least\b|(?!(?:interest|test|rest|request|guest|quest|contest|protest|arrest|forest|harvest"
@@ -144,14 +142,16 @@ def swap_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list
     if negated(claim, (0, len(claim.text))) or negated(ev, segment) or not same_time(claim, ev, segment):
         return []
     said_mine, said_theirs = _said(claim.text, 0, len(claim.text)), _said(ev.text, 0, len(ev.text))
+    in_clause = _words(ev.text, lo, hi)
+    theirs = [t for t in in_clause if t.group(0).lower() not in said_mine and _once(t, in_clause)]
     found = []
     for m in _words(claim.text, 0, len(claim.text)):
         if m.group(0).lower() in said_theirs:
             continue
-        theirs = _words(ev.text, lo, hi)
-        others = [t for t in theirs if _exclusive(m.group(0), t.group(0)) and _once(t, theirs)]
         found_in_place = (
-            t for t in others if t.group(0).lower() not in said_mine and _in_place(claim, m, ev, t, segment)
+            t
+            for t in theirs
+            if _exclusive(m.group(0), t.group(0)) and _in_place(claim, m, ev, t, segment, said_theirs)
         )
         other = next(found_in_place, None)
         if other is not None:
@@ -160,7 +160,12 @@ def swap_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list
 
 
 def _in_place(
-    claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str], segment: tuple[int, int]
+    claim: Parsed,
+    m: re.Match[str],
+    ev: Parsed,
+    t: re.Match[str],
+    segment: tuple[int, int],
+    window: frozenset[str],
 ) -> bool:
     """Whether the window's word stands where the claim's does: the same word on each side (or the
     claim's clause ends there), and every other word of the claim in the part of the window's clause
@@ -171,7 +176,6 @@ def _in_place(
     lo, hi = _part(ev.text, t, _joins(claim.text))
     own = ev.segment_of(t.start())  # never another sentence's words
     lo, hi = max(lo, segment[0], own[0]), min(hi, segment[1], own[1])
-    window = _said(ev.text, 0, len(ev.text))
     # what comes after the claim's word may come first in the window ("In 2021 the defendant appealed")
     sides = ((0, m.start(), lo, t.start()), (m.end(), len(claim.text), lo, hi))
     return all(_placed(claim.text, a, b, _said(ev.text, c, d), window) for a, b, c, d in sides)
@@ -220,7 +224,8 @@ def _words(text: str, lo: int, hi: int) -> list[re.Match[str]]:
         for m in _WORD.finditer(text, lo, hi)
         if m.group(0).lower() in _WORDS
         and not in_compound(text, m.start(), m.end())
-        and not _named(text, m)
+        # a name's word ("West Virginia", "First Republic"); a weekday is always capitalised
+        and (m.group(0).lower() in WEEKDAYS or not in_name(text, m.start(), m.end()))
         and not (m.group(0).lower() in _ORDINALS and _RANKED.match(text, m.end()))
     ]
 
@@ -253,11 +258,3 @@ def _neighbour(text: str, m: re.Match[str], step: int) -> str:
 
 def _article(word: str) -> str:
     return "a" if word == "an" else word  # "an annual fee", "a monthly fee"
-
-
-def _named(text: str, m: re.Match[str]) -> bool:
-    """A capitalised set word beside another capitalised word: part of a name ("West Virginia")."""
-    if not _CAPITAL.match(m.group(0)) or m.group(0).lower() in _WEEKDAYS:
-        return False
-    before, after = text[: m.start()].split()[-1:], text[m.end() :].split()[:1]
-    return any(_CAPITAL.match(w) for w in before + after)
