@@ -844,3 +844,87 @@ def test_the_claims_figure_after_its_own_verb_is_found_not_fixed_to_anothers() -
         "Germany's economy contracted 0.3% in 2023, while France's grew 0.9%.",
     )
     assert not result.fixes
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "fixed"),
+    [
+        (
+            "The name was changed in 2001.",
+            "On 30 December 1996 the name was changed.",
+            "The name was changed in 1996.",
+        ),
+        (
+            "The law took effect in 2020.",
+            "The law was passed on 12 June 2018 and took effect on 1 January 2019.",
+            "The law took effect in 2019.",
+        ),
+        (
+            "In 2015, the court ruled for the plaintiff.",
+            "On 3 April 2016, the court ruled for the plaintiff.",
+            "In 2016, the court ruled for the plaintiff.",
+        ),
+    ],
+)
+def test_a_year_against_a_full_date_is_the_dates_year(claim: str, window: str, fixed: str) -> None:
+    result = _judge(claim, window)
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == fixed
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # the year of another event, or a full date the window's year cannot give
+        ("He was born in 1968.", "Smith, born on 4 March 1968, joined the firm on 5 May 1990."),
+        (
+            "The law took effect in 2019.",
+            "The law was passed on 12 June 2018 and took effect on 1 January 2019.",
+        ),
+        ("The company was founded in 1998.", "On 1 January 2005 the company was renamed Acme Holdings."),
+        ("Jane Smith founded Acme in 1985.", "Its founder, Jane Smith, retired on 5 May 2010."),
+        (
+            "The company was renamed in 1997.",
+            "The company was founded on 30 December 1996 and renamed the following year.",
+        ),
+        (
+            "The fund was wound up in 2012.",
+            "The fund was launched on 1 June 2002 and wound up ten years later.",
+        ),
+        # someone else's date
+        (
+            "Acme was founded in 2001.",
+            "Beta Corp was founded on 4 July 1998. Acme acquired Beta on 1 March 2010.",
+        ),
+        ("The Senate passed the bill in 2019.", "The House passed the bill on 3 June 2020."),
+        # a name the window does not give: the year of what it says of another
+        (
+            "The drug was approved in Europe in 2019.",
+            "The drug was approved in the United States on 20 November 2018.",
+        ),
+        # a bound, a span, a part of a year
+        ("The name was changed before 2000.", "On 30 December 1996 the name was changed."),
+        ("The name had been changed by 1997.", "On 30 December 1996 the name was changed."),
+        ("The name was changed between 1995 and 1997.", "On 30 December 1996 the name was changed."),
+        (
+            "In 2020-21 revenue was $4.2 billion.",
+            "For the year ended 31 March 2021, revenue was $4.2 billion.",
+        ),
+        ("The central bank cut the rate in late 2019.", "The central bank cut the rate on 3 March 2020."),
+    ],
+)
+def test_a_year_is_never_made_another_events(claim: str, window: str) -> None:
+    assert _judge(claim, window).fixes == ()
+
+
+def test_a_full_date_is_never_made_from_a_year_alone() -> None:
+    claim = "The name was changed on 30 December 2001."
+    result = _judge(claim, "In 1996 the name was changed.")
+    assert all(f.right != "1996" for f in result.fixes)
+
+
+def test_a_year_is_not_fixed_beside_a_word_the_window_denies() -> None:
+    claim = "The loan is secured and was made in 2010."
+    result = _judge(claim, "The loan, made on 2 May 2011, is unsecured.")
+    assert result.fixes == ()
+    assert result.label is not Judgement.SUPPORT

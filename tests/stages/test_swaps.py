@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from workers.stages.align import Parsed
-from workers.stages.swaps import swap_clashes
+from workers.stages.swaps import denied_nearby, swap_clashes
 
 
 def _swaps(claim: str, window: str) -> list[tuple[str, str]]:
@@ -136,3 +136,145 @@ def test_a_word_of_a_closed_set_said_as_another(
 )
 def test_no_swap_unless_one_word_alone_differs(claim: str, window: str) -> None:
     assert _swaps(claim, window) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "expected"),
+    [
+        (
+            "The licence is transferable.",
+            "The licence granted under this agreement is non-transferable and personal to the licensee.",
+            [("transferable", "non-transferable")],
+        ),
+        (
+            "The bonds are unsecured.",
+            "The bonds are secured by the company's plant.",
+            [("unsecured", "secured")],
+        ),
+        (
+            "The policy is valid.",
+            "The policy is invalid because the premium was not paid.",
+            [("valid", "invalid")],
+        ),
+        (
+            "The clause is enforceable.",
+            "The court held that the clause is unenforceable.",
+            [("enforceable", "unenforceable")],
+        ),
+        (
+            "The company was profitable in 2022.",
+            "The company was unprofitable in 2022.",
+            [("profitable", "unprofitable")],
+        ),
+        ("The loan is secured.", "The bank said the loan is unsecured.", [("secured", "unsecured")]),
+        # a report word the claim says too
+        (
+            "The Court of Appeal reversed the decision on Tuesday.",
+            "The Court of Appeal reversed the decision on Wednesday.",
+            [("Tuesday", "Wednesday")],
+        ),
+        (
+            "The complainant appealed on Tuesday.",
+            "The complainant appealed on Wednesday.",
+            [("Tuesday", "Wednesday")],
+        ),
+        # the subject read past figures and dates, each clause's own
+        (
+            "The senior notes are secured obligations.",
+            "The 5.25% senior notes due 2030 are unsecured obligations.",
+            [("secured", "unsecured")],
+        ),
+        (
+            "The Labour Court declared the strike legal.",
+            "On 21 March 2014 the Labour Court declared the strike illegal.",
+            [("legal", "illegal")],
+        ),
+        (
+            "The tribunal ruled that the dismissal was lawful.",
+            "The tribunal ruled that the dismissal was unlawful.",
+            [("lawful", "unlawful")],
+        ),
+    ],
+)
+def test_a_word_against_its_denial_by_a_prefix(
+    claim: str, window: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _swaps(claim, window) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # a prefix that denies nothing, or a word that only begins like one
+        ("The material is flammable.", "The material is inflammable."),
+        ("The funds were vested.", "The funds were invested."),
+        ("The staff were formed into teams.", "The staff were informed of the teams."),
+        (
+            "The parties agreed to mediate the dispute.",
+            "The parties agreed to immediate mediation of the dispute.",
+        ),
+        ("The audit will cover the 2020 accounts.", "The audit will uncover errors in the 2020 accounts."),
+        # the window says the claim's word too, or denies it with a "not" in its own part
+        ("The deposit is refundable.", "The deposit is refundable, but the fee is non-refundable."),
+        ("The policy is valid.", "The policy is not invalid."),
+        # not in the claim's place: another word before it, another part, other words around it
+        ("Interest income rose 8%.", "Lending income rose 8% despite lower non-interest income."),
+        ("The first payment is refundable.", "Payments after the first are non-refundable."),
+        ("The trust is revocable.", "The grantor established an irrevocable trust in 2015."),
+        ("The director is independent.", "The board classifies the director as non-independent."),
+        # a denial of another thing in the clause ("the fee paid with the deposit"), said after a rejection
+        (
+            "The deposit is refundable.",
+            "The deposit is returnable, but the fee paid with the deposit is non-refundable.",
+        ),
+        (
+            "The tumour was operable.",
+            "Surgeons removed it, although a lesion found with the tumour was inoperable.",
+        ),
+        (
+            "The debt is unenforceable.",
+            "It cannot be recovered, though a guarantee given after the debt is enforceable.",
+        ),
+        (
+            "The employee was unpaid.",
+            "She got nothing, although the agency that placed the employee was paid.",
+        ),
+        (
+            "The contract was lawful.",
+            "The regulator, claiming the contract was unlawful, sued Acme but lost.",
+        ),
+        ("The patient was an inpatient.", "The patient was a patient on the cardiac ward."),
+        # a denial under a condition
+        ("The offer is binding.", "The offer is non-binding until the board approves it."),
+        # a denial the window reports only to reject it, or as someone's word
+        ("The dismissal was lawful.", "The tribunal dismissed the claim that the dismissal was unlawful."),
+        (
+            "The tumour was operable.",
+            "Surgeons removed the tumour that earlier scans had suggested was inoperable.",
+        ),
+        ("The board met on Tuesday.", "The chair denied that the board met on Wednesday."),
+    ],
+)
+def test_no_denial_unless_it_stands_in_the_claims_place(claim: str, window: str) -> None:
+    assert _swaps(claim, window) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "denied"),
+    [
+        ("The loan is secured and was made in 2010.", "The loan, made on 2 May 2011, is unsecured.", True),
+        ("The trust is revocable.", "The grantor established an irrevocable trust.", True),
+        # the window says the word itself, or rejects the denial
+        ("The loan is secured.", "The loan is secured; the second loan is unsecured.", False),
+        (
+            "The dismissal was lawful.",
+            "The tribunal rejected the claim that the dismissal was unlawful.",
+            False,
+        ),
+        ("The deposit is refundable.", "The application fee is non-refundable.", False),
+    ],
+)
+def test_a_denial_elsewhere_in_the_sentence(claim: str, window: str, denied: bool) -> None:
+    c, w = Parsed.of(claim), Parsed.of(window)
+    fixed = [s.start for s in c.slots if s.text.isdigit()]
+    assert denied_nearby(c, w, segment=(0, len(window)), fixed=fixed) is denied

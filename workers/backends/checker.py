@@ -45,7 +45,7 @@ from workers.backends.shapes import (
     rank_conflicts,
     role_conflicts,
 )
-from workers.backends.spans import fixed_whole, outside_ranges, swaps_whole, whole_spans
+from workers.backends.spans import denied_elsewhere, fixed_whole, outside_ranges, swaps_whole, whole_spans
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
@@ -220,9 +220,9 @@ class OfflineChecker:
             found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
             found += swaps_whole(claim, ev, segment, pairs, found)
             outcomes = outcome_conflicts(claim, ev, segment)
-            # a window that reports the opposite decision, or a movement no word fixes, fixes none of
-            # the claim's values
-            if outcomes or any(not c.fixes for c in moved):
+            # a window that reports the opposite decision, a movement no word fixes, or a word of the
+            # claim it denies elsewhere fixes none of the claim's values
+            if outcomes or any(not c.fixes for c in moved) or denied_elsewhere(claim, ev, segment, found):
                 found = [replace(c, fixes=()) for c in found] + outcomes
         return found
 

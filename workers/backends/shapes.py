@@ -18,6 +18,7 @@ Usage::
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from workers.messages import SlotFix
@@ -132,15 +133,18 @@ def rank_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[
     ]
 
 
-def swap_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:
+def swap_conflicts(
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], fixed: Collection[int] = ()
+) -> list[Conflict]:
     """The claim's word of a closed set ("Tuesday", "twice", "plaintiff") as another of its set in the
-    window's clause `segment` (`stages.swaps`); the window's word is the fix."""
+    window's clause `segment` (`stages.swaps`); the window's word is the fix. `fixed`: the starts of
+    the claim's times other conflicts fix."""
     return [
         _fixed(
             f"word: {c.word!r} in claim, {c.fix!r} in evidence",
             SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),
         )
-        for c in swap_clashes(claim, ev, segment=segment)
+        for c in swap_clashes(claim, ev, segment=segment, fixed=fixed)
     ]
 
 

@@ -32,8 +32,9 @@ from workers.stages.hedges import unread_second
 from workers.stages.kinds import same_kind
 from workers.stages.movements import movement_words
 from workers.stages.slots import Slot, SlotKind, values_match
+from workers.stages.swaps import denied_nearby
 
-__all__ = ["fixed_whole", "outside_ranges", "swaps_whole", "whole_spans"]
+__all__ = ["denied_elsewhere", "fixed_whole", "outside_ranges", "swaps_whole", "whole_spans"]
 
 _RANGES = (("[", "]"), ("(", ")"))
 
@@ -201,9 +202,18 @@ def swaps_whole(
 ) -> list[Conflict]:
     """The claim's words of a closed set said as others in the window's clause `segment`, fixed only
     where every figure of the claim is found or fixed by the conflicts `found`."""
-    swaps = swap_conflicts(claim, ev, segment)
     fixed = {f.start for c in found for f in c.fixes}
+    swaps = swap_conflicts(claim, ev, segment, fixed)
     figures = (SlotKind.FIGURE, SlotKind.PERCENT)
     if any(p.slot.kind in figures and not p.equal and p.slot.start not in fixed for p in pairs):
         return [replace(c, fixes=()) for c in swaps]
     return swaps
+
+
+def denied_elsewhere(claim: Parsed, ev: Parsed, segment: tuple[int, int], found: list[Conflict]) -> bool:
+    """Whether the conflicts `found` fix something while the window denies another word of the claim
+    by a prefix where no fix can stand (`stages.swaps.denied_nearby`): "The loan is secured and was
+    made in 2010" against "The loan, made on 2 May 2011, is unsecured" is flagged, not made "... in
+    2011"; "The loan is secured" against "The loan is unsecured" is fixed."""
+    fixed = {f.start for c in found for f in c.fixes}
+    return bool(fixed) and denied_nearby(claim, ev, segment=segment, fixed=fixed, skip=fixed)

@@ -20,6 +20,7 @@ __all__ = [
     "DETERMINERS",
     "FUNCTION_WORDS",
     "MONTHS",
+    "REPORTED",
     "SOURCE_NOUN",
     "STOPWORDS",
     "SUBJECT_PRONOUNS",
@@ -101,6 +102,16 @@ _IRREGULAR = wordset(
     "sat slept spoke spread stole stuck swore threw understood woke wore withdrew cost cut dealt fought fed "
     "sought beat broke chose dug hung let sprang overtook doubled tripled shrank shrunk swung slid fled "
     "arose oversaw underwent outgrew forecast upheld withheld undertook"
+)
+# A report of what someone said, suggested or rejected: what follows it is no one's finding ("The
+# tribunal dismissed the claim that the dismissal was unlawful", "The union alleged that the factory
+# closed on 3 May 2013").
+REPORTED = re.compile(
+    r"\b(?:alleg\w*|suggest\w*|whether|rumou?r\w*|object(?:ed|ing|ion|ions)|claim(?:ed|ing)|argu(?:ed|ing|es)"
+    r"|assert(?:ed|ing|ion)|contend\w*|contention|maintain(?:ed|ing|s)\s+that|believ(?:ed|ing)|fear(?:ed|ing)"
+    r"|submitt(?:ed|ing)|complain(?:ed|ing|s|t|ts)?|declin(?:ed|ing)\s+to|refus(?:ed|ing)\s+to|revers(?:ed|ing)|set\s+aside"
+    r"|overturn\w*|quash\w*|den(?:y|ies|ied|ying)|disput\w*|(?:claims?|reports?|argument)\s+that)\b",
+    re.IGNORECASE,
 )
 SUBJECT_PRONOUNS = wordset("it he she they we i you there one")
 DETERMINERS = wordset(

@@ -30,6 +30,7 @@ from workers.stages._text import (
     is_verb,
     lower_words,
 )
+from workers.stages.dated import elsewhere
 from workers.stages.kinds import same_kind
 from workers.stages.movements import DIRECTION, movement_words
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
@@ -178,12 +179,18 @@ class Parsed:
         spent £3.0m" UKIP's figure is nearer "Tories" than its own part's names, but "while" parts them."""
         lo, hi = self.segment_of(slot.start)
         keys = [k for k in self.values if k.kind in KEYS and lo <= k.start < hi and k is not slot]
-        joins = [start for start, end in self.joins if lo <= start and end <= hi]
-        part_lo = max((j for j in joins if j <= slot.start), default=lo)
-        part_hi = min((j for j in joins if j >= slot.end), default=hi)
+        part_lo, part_hi = self.part_of(slot)
         own = [k for k in keys if part_lo <= k.start < part_hi]
         return min(
             own or keys, key=lambda k: min(abs(k.start - slot.end), abs(slot.start - k.end)), default=None
+        )
+
+    def part_of(self, slot: Slot) -> tuple[int, int]:
+        """The part of `slot`'s clause between the joins around it (", while", ", and" ...)."""
+        lo, hi = self.segment_of(slot.start)
+        joins = [start for start, end in self.joins if lo <= start and end <= hi]
+        return max((j for j in joins if j <= slot.start), default=lo), min(
+            (j for j in joins if j >= slot.end), default=hi
         )
 
     def anchor(self, slot: Slot) -> str | None:
@@ -200,11 +207,14 @@ class Parsed:
     def in_subject(self, slot: Slot) -> bool:
         """Whether `slot` stands before its clause's first verb (all of a clause without one): what
         the clause is about, not a value it states."""
-        lo, hi = self.segment_of(slot.start)
+        return slot.start < self.subject_end(slot.start)
+
+    def subject_end(self, pos: int) -> int:
+        """Where the first verb of the clause at `pos` begins (its end, where it has none)."""
+        lo, hi = self.segment_of(pos)
         tokens = list(_TOKEN.finditer(self.text, lo, hi))
         ws = [t.group(0) for t in tokens]
-        verb = next((t.start() for i, t in enumerate(tokens) if is_verb(ws, i)), hi)
-        return slot.start < verb
+        return next((t.start() for i, t in enumerate(tokens) if is_verb(ws, i)), hi)
 
     def segment_of(self, pos: int) -> tuple[int, int]:
         return next((s for s in self.segments if s[0] <= pos < s[1]), (0, len(self.text)))
@@ -299,6 +309,9 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         )
         # "12,000" against "more than 11,000": the hedge leaves it open, so it is no wrong value.
         swappable = swappable and not left_open(slot, e)
+        # "Smith was appointed in 2010" is not made the year Jones was; "late 2019" is not made "late
+        # 2020" for "3 March 2020": a date of someone else, or of a part of the year the window says.
+        swappable = swappable and not (slot.kind in _WHEN and elsewhere(claim, slot, ev, e))
         scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable, tied)))
     return sorted(scored, key=lambda sp: -sp[0])
 

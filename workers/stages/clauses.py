@@ -27,14 +27,20 @@ def negated(read: Parsed, span: tuple[int, int]) -> bool:
 
 
 def same_time(
-    claim: Parsed, ev: Parsed, segment: tuple[int, int], *, within: tuple[int, int] | None = None
+    claim: Parsed,
+    ev: Parsed,
+    segment: tuple[int, int],
+    *,
+    within: tuple[int, int] | None = None,
+    fixed: Collection[int] = (),
 ) -> bool:
     """Whether the window's clause states every year and date of the claim: "convicted in 2015" is
     not the "acquitted in 2017" of a retrial. `within`: the part of the claim whose times count, where
-    it gives its own ("Sales fell in January but rose in March": March for the rise)."""
+    it gives its own ("Sales fell in January but rose in March": March for the rise); `fixed`: the
+    starts of the claim's times a conflict already fixes with the window's (the same event's)."""
     times = {SlotKind.YEAR, SlotKind.DATE}
     theirs = {s.value for s in ev.slots if s.kind in times and segment[0] <= s.start < segment[1]}
-    mine = [s for s in claim.slots if s.kind in times]
+    mine = [s for s in claim.slots if s.kind in times and s.start not in fixed]
     own = [s for s in mine if within and within[0] <= s.start < within[1]]
     return all(s.value in theirs for s in own or mine)
 

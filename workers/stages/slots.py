@@ -454,7 +454,11 @@ def hedged(slot: Slot) -> bool:
 
 def same_unit(a: Slot, b: Slot) -> bool:
     """Whether two slots may be told apart as values of one thing: figures only in the same unit, or both
-    bare. "540 km" and "2.4 metres" or a bare "2.4" are different measurements, never a wrong value."""
+    bare. "540 km" and "2.4 metres" or a bare "2.4" are different measurements, never a wrong value.
+    A year against a full date is the date's year ("in 2001" against "on 30 December 1996": "in 1996");
+    a full date is never made from a year alone."""
+    if a.kind is SlotKind.YEAR and b.when is not None and b.when.year is not None:
+        return True
     if a.figure is None or b.figure is None:
         return a.kind is b.kind
     return a.figure.unit == b.figure.unit

@@ -27,6 +27,12 @@ mg once daily"): the slot rules fix it, and where they do not, the word is left 
 (`backends.spans.swaps_whole`), so "The minimum investment is $5,000" against "The maximum
 investment is $1,000" is flagged, not made "The maximum investment is $5,000".
 
+A word and its denial by a prefix are a set of two of their own ("The licence is transferable"
+against "non-transferable", "The loan was secured" against "unsecured", "an irrevocable trust"
+against "a revocable trust"): "non-" and "un-" before any word, "in-", "im-", "il-", "ir-" only
+before an adjective's ending ("invalid", "inadmissible", "immaterial", "illegal"; never "invested",
+"informed"), but not the few whose prefix denies nothing ("inflammable", "invaluable").
+
 The window's word, written in the claim's case, is the fix; like every fix of the rules it stands
 only where the model corroborates it (`stages.decide`), else the claim is flagged.
 
@@ -40,14 +46,26 @@ Usage::
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
-from workers.stages._text import WEEKDAYS, in_compound, in_name, same_case
+from workers.stages._text import (
+    MONTHS,
+    REPORTED,
+    STOPWORDS,
+    WEEKDAYS,
+    content_words,
+    in_compound,
+    in_name,
+    is_verb,
+    same_case,
+    wordset,
+)
 from workers.stages.align import Parsed
 from workers.stages.clauses import negated, same_time
 from workers.stages.slots import NUMBER_WORDS
 
-__all__ = ["SwapClash", "swap_clashes"]
+__all__ = ["SwapClash", "denied_nearby", "swap_clashes"]
 
 # Each set: words that exclude each other in one place of a sentence, a group of words that say the
 # same ("annual", "yearly") separated by "/". A word may be in more than one set ("oral": a route,
@@ -103,6 +121,18 @@ _SETS: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "northern southern eastern western",
     )
 )
+# A word denied by its prefix: "non-binding", "unsecured", "irrevocable", "inadmissible".
+_DENIAL = re.compile(
+    r"(?:non-?|un)(?P<any>[a-z]{4,})"
+    r"|(?:in(?=[ac-kn-oqs-z])|im(?=[bmp])|il(?=l)|ir(?=r))"
+    r"(?P<adjective>[a-z]{3,}(?:able|ible|al|ent|ant|ive|ate|ect|id|ar|ure|ite|ete))"
+)
+# Words whose prefix denies nothing, or that only begin like a denial ("unless", "immediate").
+_DENYING_NOTHING = wordset(
+    "inflammable invaluable inhabitable unravel unloose unloosen uncover uncovered unveil unveiled unearth "
+    "unearthed unleash unleashed unfold unfolded unpack unwrap nonprofit nonprofits non-profit non-profits "
+    "unless untold unrest unseat immediate incorporate immigrant impatient indifferent impartial"
+)
 _ORDINALS = frozenset(_ORDINAL_WORDS.split())
 _WORDS = frozenset(w for groups in _SETS for group in groups for w in group)
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d+(?:[.,]\d+)*")
@@ -117,11 +147,22 @@ _RANKED = re.compile(
 _END = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bNo)(?<!\bInc)(?<!\bCo)(?<!\bLtd)(?<!\bJr)(?<!\bSr)[.!?](?:\s|\Z)"
 )
+_SCALES = wordset("hundred thousand million billion trillion bn mn m k per cent percent")
+# A condition after a denial: "non-binding until the board approves it" is no plain "non-binding".
+_CONDITION = re.compile(
+    r"[^,;.]{0,40}?\b(?:if|unless|until|provided|subject\s+to|except|save\s+for)\b", re.IGNORECASE
+)
+# Where a clause of the window's sentence begins: after a mark or a word that opens one.
+_CLAUSE = re.compile(
+    r"[,;:]|\b(?:but|while|whereas|although|though|because|that|which|who|when|if|unless|said|says|stated"
+    r"|states|ruled|concluded|confirmed|noted|announced|reported)\b",
+    re.IGNORECASE,
+)
 # Where a window's clause goes on to another part: a punctuation mark or a joining word. "Metformin
 # is taken two times a day, and the extended-release form once daily": the "once" is another form's.
 _JOIN = re.compile(
     r"[,;:()]|\b(?:and|but|while|whereas|though|although|after|before|because|since|when|as|with|then|than"
-    r"|unlike|versus|vs)\b",
+    r"|unlike|versus|vs|despite|except|excluding|unless)\b",
     re.IGNORECASE,
 )
 
@@ -136,30 +177,70 @@ class SwapClash:
     fix: str
 
 
-def swap_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list[SwapClash]:
-    """The claim's word of a closed set against another of the set in the window's clause `segment`."""
+def swap_clashes(
+    claim: Parsed, ev: Parsed, *, segment: tuple[int, int], fixed: Collection[int] = ()
+) -> list[SwapClash]:
+    """The claim's word of a closed set against another of the set in the window's clause `segment`;
+    `fixed`: the starts of the claim's times other conflicts fix with the window's."""
     lo, hi = segment
-    if negated(claim, (0, len(claim.text))) or negated(ev, segment) or not same_time(claim, ev, segment):
+    if negated(claim, (0, len(claim.text))) or not same_time(claim, ev, segment, fixed=fixed):
         return []
     said_mine, said_theirs = _said(claim.text, 0, len(claim.text)), _said(ev.text, 0, len(ev.text))
-    in_clause = _words(ev.text, lo, hi)
+    denials = _denials(said_mine, _said(ev.text, lo, hi))
+    in_clause = _words(ev.text, lo, hi, denials)
     theirs = [t for t in in_clause if t.group(0).lower() not in said_mine and _once(t, in_clause)]
     found = []
-    for m in _words(claim.text, 0, len(claim.text)):
+    for m in _words(claim.text, 0, len(claim.text), denials):
         if m.group(0).lower() in said_theirs:
             continue
-        found_in_place = (
-            t
-            for t in theirs
-            if _exclusive(m.group(0), t.group(0)) and _in_place(claim, m, ev, t, segment, said_theirs)
-        )
-        other = next(found_in_place, None)
+        other = next((t for t in theirs if _standing(claim, m, ev, t, segment, said_theirs)), None)
         if other is not None:
             found.append(SwapClash(m.start(), m.end(), m.group(0), same_case(m.group(0), other.group(0))))
     return found if len(found) == 1 else []  # two swapped words: the clause says something else
 
 
-def _in_place(
+def denied_nearby(
+    claim: Parsed,
+    ev: Parsed,
+    *,
+    segment: tuple[int, int],
+    fixed: Collection[int] = (),
+    skip: Collection[int] = (),
+) -> bool:
+    """Whether a word of the claim is denied by a prefix in a sentence of the window's clause that
+    holds every other content word of the claim's part around it, though not in its place ("The loan
+    is secured and was made in 2010" against "The loan, made on 2 May 2011, is unsecured"). Too loose
+    to be a conflict ("The deposit will be returned to tenants who paid the non-refundable fee"), it
+    only keeps other fixes from going in: a fixed year beside a word left wrong would pass. `skip`:
+    the starts of the claim's words a fix already replaces."""
+    if negated(claim, (0, len(claim.text))) or not same_time(claim, ev, segment, fixed=fixed):
+        return False
+    lo, hi = segment
+    said_theirs = _said(ev.text, 0, len(ev.text))
+    denials = _denials(_said(claim.text, 0, len(claim.text)), _said(ev.text, lo, hi))
+    theirs = _words(ev.text, lo, hi, denials)
+    return any(
+        _denial(m.group(0), t.group(0))
+        for m in _words(claim.text, 0, len(claim.text), denials)
+        if m.group(0).lower() not in said_theirs and m.start() not in skip
+        for t in theirs
+        if _nearby(claim, m, ev, t, segment)
+    )
+
+
+def _nearby(claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str], segment: tuple[int, int]) -> bool:
+    """Whether the window's sentence around `t` holds every content word of the claim's part around `m`,
+    with no "not" in `t`'s part and no report before it."""
+    own = ev.segment_of(t.start())
+    lo, hi = max(own[0], segment[0]), min(own[1], segment[1])
+    if negated(ev, _own_part(claim, ev, t, segment)) or _reported(claim, ev, lo, t.start()):
+        return False
+    a, b = _part(claim.text, m, frozenset())
+    others = {_article(w.lower()) for w in content_words(claim.text[a:b]) if not _is_value(w)}
+    return others - {m.group(0).lower()} <= _said(ev.text, lo, hi)
+
+
+def _standing(
     claim: Parsed,
     m: re.Match[str],
     ev: Parsed,
@@ -167,15 +248,82 @@ def _in_place(
     segment: tuple[int, int],
     window: frozenset[str],
 ) -> bool:
+    """Whether the window's word `t` stands in the claim's word's place. A "not" in the window's clause
+    keeps a word of a set from being read; for a denial, only one in its own part does ("The policy
+    is invalid because the premium was not paid" is read), and the word before it must be the
+    claim's ("Interest income rose 8%" is not "lower non-interest income"). A window that reports
+    what someone said or rejected says nothing ("The tribunal dismissed the claim that the dismissal
+    was unlawful")."""
+    a, b = m.group(0), t.group(0)
+    part, own = _own_part(claim, ev, t, segment), ev.segment_of(t.start())
+    if _reported(claim, ev, max(own[0], segment[0]), t.start()):
+        return False
+    if not _denial(a, b):
+        return not negated(ev, segment) and _exclusive(a, b) and _in_place(claim, m, ev, t, part, window)
+    if _CONDITION.match(ev.text, t.end(), own[1]):
+        return False
+    if negated(ev, part) or _neighbour(claim.text, m, -1) != _neighbour(ev.text, t, -1):
+        return False
+    return _in_place(claim, m, ev, t, part, window) and _same_subject(claim, m, ev, t)
+
+
+def _denial(a: str, b: str) -> bool:
+    return _denies(a.lower(), b.lower()) or _denies(b.lower(), a.lower())
+
+
+def _reported(claim: Parsed, ev: Parsed, lo: int, hi: int) -> bool:
+    """Whether the window reports or rejects what follows and the claim does not."""
+    return REPORTED.search(ev.text, lo, hi) is not None and REPORTED.search(claim.text) is None
+
+
+def _same_subject(claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str]) -> bool:
+    """Whether the window's clause around `t` is about what the claim's is: the first word of its
+    subject (its words before its first verb) is a word of the claim's ("The deposit is refundable"
+    is not "the fee paid with the deposit is non-refundable", whose clause is about the fee; nor
+    "the agency that placed the employee was paid", whose clause has no subject of its own)."""
+    mine = _subject(claim.text, _clause_start(claim.text, 0, m.start()), m.start())
+    lo = ev.segment_of(t.start())[0]
+    theirs = _subject(ev.text, _clause_start(ev.text, lo, t.start()), t.start())
+    return not mine or (bool(theirs) and theirs[0] in mine)
+
+
+def _clause_start(text: str, lo: int, hi: int) -> int:
+    """Where the clause that text[hi] stands in begins, from `lo` ("The tribunal ruled that the
+    dismissal": the dismissal's)."""
+    return max([lo, *(c.end() for c in _CLAUSE.finditer(text, lo, hi))])
+
+
+def _subject(text: str, lo: int, hi: int) -> list[str]:
+    """The content words of text[lo:hi] before its first verb, in order, without figures and dates
+    ("The 5.25% senior notes due 2030": "senior", "notes", "due")."""
+    ws = [w.group(0) for w in _WORD.finditer(text, lo, hi)]
+    ws = [w for w in ws if not _is_value(w.lower()) and w.lower() not in _SCALES and w.lower() not in MONTHS]
+    verb = next((i for i in range(len(ws)) if is_verb(ws, i)), len(ws))
+    return [w.lower() for w in ws[:verb] if w.lower() not in STOPWORDS]
+
+
+def _own_part(claim: Parsed, ev: Parsed, t: re.Match[str], segment: tuple[int, int]) -> tuple[int, int]:
+    """The part of the window's sentence `t` stands in (`_part`), within the clause `segment`."""
+    lo, hi = _part(ev.text, t, _joins(claim.text))
+    own = ev.segment_of(t.start())  # never another sentence's words
+    return max(lo, segment[0], own[0]), min(hi, segment[1], own[1])
+
+
+def _in_place(
+    claim: Parsed,
+    m: re.Match[str],
+    ev: Parsed,
+    t: re.Match[str],
+    part: tuple[int, int],
+    window: frozenset[str],
+) -> bool:
     """Whether the window's word stands where the claim's does: the same word on each side (or the
-    claim's clause ends there), and every other word of the claim in the part of the window's clause
-    around it (`_JOIN`), those before the claim's word before the window's ("Acme paid the lender $5
+    claim's clause ends there), and every other word of the claim in the window's `part` around it
+    (`_own_part`), those before the claim's word before the window's ("Acme paid the lender $5
     million" is not what "The borrower paid Acme $5 million" says)."""
     if any(_neighbour(claim.text, m, step) not in ("", _neighbour(ev.text, t, step)) for step in (-1, 1)):
         return False
-    lo, hi = _part(ev.text, t, _joins(claim.text))
-    own = ev.segment_of(t.start())  # never another sentence's words
-    lo, hi = max(lo, segment[0], own[0]), min(hi, segment[1], own[1])
+    lo, hi = part
     # what comes after the claim's word may come first in the window ("In 2021 the defendant appealed")
     sides = ((0, m.start(), lo, t.start()), (m.end(), len(claim.text), lo, hi))
     return all(_placed(claim.text, a, b, _said(ev.text, c, d), window) for a, b, c, d in sides)
@@ -216,13 +364,13 @@ def _part(text: str, t: re.Match[str], same: frozenset[str]) -> tuple[int, int]:
     return lo, hi
 
 
-def _words(text: str, lo: int, hi: int) -> list[re.Match[str]]:
-    """The set words in text[lo:hi] that stand alone: not in a compound, a name or a rank ("the third
-    largest bank" is `stages.ranks`')."""
+def _words(text: str, lo: int, hi: int, denials: frozenset[str]) -> list[re.Match[str]]:
+    """The set words in text[lo:hi] (or of `denials`) that stand alone: not in a compound, a name or a
+    rank ("the third largest bank" is `stages.ranks`')."""
     return [
         m
         for m in _WORD.finditer(text, lo, hi)
-        if m.group(0).lower() in _WORDS
+        if (m.group(0).lower() in _WORDS or m.group(0).lower() in denials)
         and not in_compound(text, m.start(), m.end())
         # a name's word ("West Virginia", "First Republic"); a weekday is always capitalised
         and (m.group(0).lower() in WEEKDAYS or not in_name(text, m.start(), m.end()))
@@ -234,6 +382,18 @@ def _said(text: str, lo: int, hi: int) -> frozenset[str]:
     """The words of text[lo:hi], lowercased, each also without its possessive ("employer's")."""
     words = [_article(m.group(0).lower()) for m in _WORD.finditer(text, lo, hi)]
     return frozenset(words) | {w[:-2] for w in words if w.endswith(("'s", "’s"))}
+
+
+def _denials(mine: frozenset[str], theirs: frozenset[str]) -> frozenset[str]:
+    """The words of the claim and of the window's clause, each the other's denial by a prefix."""
+    pairs = [(a, b) for a in mine for b in theirs if _denial(a, b)]
+    return frozenset(w for pair in pairs for w in pair)
+
+
+def _denies(word: str, other: str) -> bool:
+    """Whether `other` is `word` denied by a prefix: "non-binding", "unsecured", "irrevocable"."""
+    m = _DENIAL.fullmatch(other)
+    return m is not None and other not in _DENYING_NOTHING and word in (m.group("any"), m.group("adjective"))
 
 
 def _exclusive(a: str, b: str) -> bool:
