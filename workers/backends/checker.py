@@ -40,6 +40,7 @@ from workers.backends.shapes import (
     Conflict,
     charge_conflicts,
     direction_conflicts,
+    fixed_starts,
     nationality_conflicts,
     outcome_conflicts,
     rank_conflicts,
@@ -199,7 +200,7 @@ class OfflineChecker:
             # "Acme is not the largest bank" against "the second-largest": the "not" is the window's rank
             and not ranked_otherwise(claim, ev, segment=segment)
         ):
-            fixed = {f.start for c in found for f in c.fixes}
+            fixed = fixed_starts(found)
             # Names are the negation's own business (`_names_subject`); a figure or date must be stated.
             values = [p for p in pairs if p.slot.kind is not SlotKind.ENTITY]
             found += polarity_conflicts(
@@ -217,7 +218,7 @@ class OfflineChecker:
                 if _figure_left(claim, ev, pairs, found, segment):
                     moved = [replace(c, fixes=()) for c in moved]
             found += moved
-            found += nationality_conflicts(claim, ev, locked | {f.start for c in found for f in c.fixes})
+            found += nationality_conflicts(claim, ev, locked | fixed_starts(found))
             found += swaps_whole(claim, ev, segment, pairs, found)
             outcomes = outcome_conflicts(claim, ev, segment)
             # a window that reports the opposite decision, a movement no word fixes, or a word of the
@@ -466,7 +467,7 @@ def _figure_left(
     was read in nor fixed there: "Germany's economy grew 0.9%" against "Germany ... contracted 0.3%"
     (its 0.3% not the claim's for the rules) or against "... contracted 0.3%. France ... grew 0.9%"
     (the claim's figure another's), so "contracted 0.9%" would say what no one did."""
-    fixed = {f.start for c in found for f in c.fixes}
+    fixed = fixed_starts(found)
     stated = [e for e in ev.values if segment[0] <= e.start < segment[1]]
     return any(
         p.other is not None and p.slot.start not in fixed and not any(values_match(p.slot, e) for e in stated)

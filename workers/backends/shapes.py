@@ -35,6 +35,7 @@ __all__ = [
     "Conflict",
     "charge_conflicts",
     "direction_conflicts",
+    "fixed_starts",
     "nationality_conflicts",
     "outcome_conflicts",
     "rank_conflicts",
@@ -54,6 +55,11 @@ class Conflict:
     fixes: tuple[SlotFix, ...] = ()
     doubt: bool = False
     unstated: bool = False  # the window says something stronger: not a conflict, but not found either
+
+
+def fixed_starts(conflicts: Collection[Conflict]) -> set[int]:
+    """Where in the claim the conflicts' fixes begin: the values and words they already replace."""
+    return {f.start for c in conflicts for f in c.fixes}
 
 
 # A shape read whole is as sure as a value conflict with every word around it shared.

@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from workers.backends.shapes import Conflict, swap_conflicts
+from workers.backends.shapes import Conflict, fixed_starts, swap_conflicts
 from workers.stages.align import Pair, Parsed, next_figure
 from workers.stages.hedges import unread_second
 from workers.stages.kinds import same_kind
@@ -202,7 +202,7 @@ def swaps_whole(
 ) -> list[Conflict]:
     """The claim's words of a closed set said as others in the window's clause `segment`, fixed only
     where every figure of the claim is found or fixed by the conflicts `found`."""
-    fixed = {f.start for c in found for f in c.fixes}
+    fixed = fixed_starts(found)
     swaps = swap_conflicts(claim, ev, segment, fixed)
     figures = (SlotKind.FIGURE, SlotKind.PERCENT)
     if any(p.slot.kind in figures and not p.equal and p.slot.start not in fixed for p in pairs):
@@ -215,5 +215,5 @@ def denied_elsewhere(claim: Parsed, ev: Parsed, segment: tuple[int, int], found:
     by a prefix where no fix can stand (`stages.swaps.denied_nearby`): "The loan is secured and was
     made in 2010" against "The loan, made on 2 May 2011, is unsecured" is flagged, not made "... in
     2011"; "The loan is secured" against "The loan is unsecured" is fixed."""
-    fixed = {f.start for c in found for f in c.fixes}
-    return bool(fixed) and denied_nearby(claim, ev, segment=segment, fixed=fixed, skip=fixed)
+    fixed = fixed_starts(found)
+    return bool(fixed) and denied_nearby(claim, ev, segment=segment, fixed=fixed)

@@ -37,7 +37,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from workers.stages._text import AUX, MONTHS, REPORTED, STOPWORDS, SUBJECT_PRONOUNS, WEEKDAYS, is_verb
+from workers.stages._text import AUX, MONTHS, REPORTED, STOPWORDS, WEEKDAYS, is_verb, wordset
 from workers.stages.slots import Slot, SlotKind, values_match
 from workers.stages.terms import Term, stem, terms_match
 
@@ -64,7 +64,7 @@ class Parsed(Protocol):
 
 # Before a date, a word that makes it a bound or a span's end; after a year, a span's other end.
 _BOUND = re.compile(
-    r"\b(before|after|by|until|till|since|prior\s+to|between|from|through|to|and|than|as\s+of|pre|post"
+    r"\b(?:before|after|by|until|till|since|prior\s+to|between|from|through|to|and|than|as\s+of|pre|post"
     r"|within|ending|ended)(?:\s+(?:early|mid|late|the\s+end\s+of))?[\s-]+\Z",
     re.IGNORECASE,
 )
@@ -100,7 +100,9 @@ _AGENT = re.compile(r"\bby\s+(?:the\s+)?([A-Za-z][\w&'’-]*)", re.IGNORECASE)
 _OWNER = re.compile(r"\s*(?:his|her|their)\s+[a-z]", re.IGNORECASE)
 # A possessive before another word of a subject: "Ms Lee's deputy", "Barclays' former chief".
 _POSSESSIVE = re.compile(r"\b([A-Za-z][\w&-]*?)(?:['’]s|['’])\s+([A-Za-z][\w-]*)")
-_NOT_WHO = (STOPWORDS - SUBJECT_PRONOUNS) | set(MONTHS) | set(WEEKDAYS) | {"there", "one", "it", "they", "we"}
+# Pronouns that name a person: "he" is not "she". "it", "they", "there" may be anything, so are no subject.
+_PERSONS = wordset("he she i you")
+_NOT_WHO = (STOPWORDS | set(MONTHS) | set(WEEKDAYS)) - _PERSONS
 
 
 def elsewhere(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
@@ -113,9 +115,8 @@ def elsewhere(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
         return True
     if _RELATIVE.search(ev.text, lo, hi) or _unsaid(claim, ev, lo, other.start):
         return True
-    if any(_bounded_by(r.text, s) for r, s in ((claim, slot), (ev, other))):
-        return True
-    if any(_SPAN.match(r.text, s.end) for r, s in ((claim, slot), (ev, other))):
+    sides = ((claim, slot), (ev, other))
+    if any(_BOUND.search(r.text, 0, s.start) or _SPAN.match(r.text, s.end) for r, s in sides):
         return True
     before = claim.text[: slot.start]
     if _FISCAL.search(before) or _LABEL.search(before) or _PART_OF_YEAR.search(before):
@@ -168,8 +169,8 @@ def _someone_else(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
         return False
     if _OWNER.match(ev.text, ev.segment_of(other.start)[0]) and not mine & theirs:
         return True  # "His successor, Jones," for "He": someone's
-    if mine <= SUBJECT_PRONOUNS or theirs <= SUBJECT_PRONOUNS:
-        return mine <= SUBJECT_PRONOUNS and theirs <= SUBJECT_PRONOUNS and not mine & theirs
+    if mine <= _PERSONS or theirs <= _PERSONS:
+        return mine <= _PERSONS and theirs <= _PERSONS and not mine & theirs
     if mine & theirs:
         return bool(mine - theirs and theirs - mine) or _owned(ev, other, mine)
     lo, hi = ev.part_of(other)
@@ -205,12 +206,6 @@ def _plain(word: str) -> str:
 
 def _capitalised(text: str) -> set[str]:
     return {_plain(w) for w in _WORD.findall(text) if w[:1].isupper()}
-
-
-def _bounded_by(text: str, slot: Slot) -> str | None:
-    """The word that makes a date a bound or a span's end: "by", "before", "since", "between" ..."""
-    m = _BOUND.search(text, 0, slot.start)
-    return m.group(1).lower() if m else None
 
 
 def _said_otherwise(claim: Parsed, ev: Parsed, other: Slot) -> bool:

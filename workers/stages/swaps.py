@@ -183,7 +183,7 @@ def swap_clashes(
     """The claim's word of a closed set against another of the set in the window's clause `segment`;
     `fixed`: the starts of the claim's times other conflicts fix with the window's."""
     lo, hi = segment
-    if negated(claim, (0, len(claim.text))) or not same_time(claim, ev, segment, fixed=fixed):
+    if not _readable(claim, ev, segment, fixed):
         return []
     said_mine, said_theirs = _said(claim.text, 0, len(claim.text)), _said(ev.text, 0, len(ev.text))
     denials = _denials(said_mine, _said(ev.text, lo, hi))
@@ -199,21 +199,21 @@ def swap_clashes(
     return found if len(found) == 1 else []  # two swapped words: the clause says something else
 
 
+def _readable(claim: Parsed, ev: Parsed, segment: tuple[int, int], fixed: Collection[int]) -> bool:
+    """Whether the claim has no "not" and the window's clause states its times (those `fixed` apart)."""
+    return not negated(claim, (0, len(claim.text))) and same_time(claim, ev, segment, fixed=fixed)
+
+
 def denied_nearby(
-    claim: Parsed,
-    ev: Parsed,
-    *,
-    segment: tuple[int, int],
-    fixed: Collection[int] = (),
-    skip: Collection[int] = (),
+    claim: Parsed, ev: Parsed, *, segment: tuple[int, int], fixed: Collection[int] = ()
 ) -> bool:
     """Whether a word of the claim is denied by a prefix in a sentence of the window's clause that
     holds every other content word of the claim's part around it, though not in its place ("The loan
     is secured and was made in 2010" against "The loan, made on 2 May 2011, is unsecured"). Too loose
     to be a conflict ("The deposit will be returned to tenants who paid the non-refundable fee"), it
-    only keeps other fixes from going in: a fixed year beside a word left wrong would pass. `skip`:
-    the starts of the claim's words a fix already replaces."""
-    if negated(claim, (0, len(claim.text))) or not same_time(claim, ev, segment, fixed=fixed):
+    only keeps other fixes from going in: a fixed year beside a word left wrong would pass. `fixed`:
+    the starts of the claim's times and words other conflicts already fix."""
+    if not _readable(claim, ev, segment, fixed):
         return False
     lo, hi = segment
     said_theirs = _said(ev.text, 0, len(ev.text))
@@ -222,7 +222,7 @@ def denied_nearby(
     return any(
         _denial(m.group(0), t.group(0))
         for m in _words(claim.text, 0, len(claim.text), denials)
-        if m.group(0).lower() not in said_theirs and m.start() not in skip
+        if m.group(0).lower() not in said_theirs and m.start() not in fixed
         for t in theirs
         if _nearby(claim, m, ev, t, segment)
     )
