@@ -107,12 +107,12 @@ class RetrievalSettings(BaseModel):
     clause_probes: bool = True
     # A fragment answer ("Paris") made one claim, retrieved and checked as its question made a statement
     # ("The capital of France is Paris", `stages.qa2d`). Off: on HaluEval-QA's valid split the shipped
-    # verifier flags more right answers this way than it catches wrong ones (docs/VERIFIER.md).
+    # verifier flags more right answers this way than it catches wrong ones (docs/VERIFIER-HISTORY.md).
     short_answers_with_question: bool = False
     # With `short_answers_with_question` off, a fragment answer whose own words no document states ("Lucy
     # Liu", named nowhere in the sources) is made one claim, which verification finds unstated and
     # correction flags; a fragment whose words are all there stays unchecked. HaluEval-QA `train`: 22 of 26
-    # unchecked wrong answers flagged, none of 138 right ones (docs/VERIFIER.md). An LLM extractor
+    # unchecked wrong answers flagged, none of 138 right ones (docs/VERIFIER-HISTORY.md). An LLM extractor
     # (`models.extraction`) makes its own claims, and neither setting applies.
     short_answers_stated: bool = True
 
@@ -273,7 +273,7 @@ class VerifierSettings(BaseModel):
     decision: Literal["calibrated", "thresholds"] = "calibrated"
     max_windows: int = Field(3, ge=1, le=20)
     batch_size: int = Field(32, ge=1, le=512)
-    # How the linear layers run on a CPU (docs/VERIFIER.md, "Runtimes"). "fp16": fp16 weights, fp32
+    # How the linear layers run on a CPU (docs/VERIFIER-HISTORY.md, "Runtimes"). "fp16": fp16 weights, fp32
     # arithmetic: fp32's numbers (within 1e-6) at ~1.7x its speed with AVX-512, the same whatever the
     # batch, so one forward pass serves all of an answer's pairs (and several answers'); on a CPU without
     # AVX-512, where fp16 weights are no faster, fp32 runs instead (`backends.cpu`, `WOODPECKER_FP16`

@@ -309,7 +309,7 @@ def _thresholds(
     corroborate = _corroborate_threshold(p_c, fix, ~gold, contradict=precise)
     # The model alone does not edit (the threshold it would have is kept in `fitted`): at the 90%-precise
     # 0.83 of the fp16 runtime, FaithBench `valid` got 3 edits toward the correct text against 11 away,
-    # and correct summaries kept verbatim fell from 0.56 to 0.28 (docs/VERIFIER.md). These claims hold
+    # and correct summaries kept verbatim fell from 0.56 to 0.28 (docs/VERIFIER-HISTORY.md). These claims hold
     # 35% supported ones; answers in use hold far more, and there the same threshold removes right ones.
     contradict = _NEVER
     cited = np.array([r.signals.get("p_contradict_cited", 0.0) for r in rows])

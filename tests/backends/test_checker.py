@@ -928,3 +928,42 @@ def test_a_year_is_not_fixed_beside_a_word_the_window_denies() -> None:
     result = _judge(claim, "The loan, made on 2 May 2011, is unsecured.")
     assert result.fixes == ()
     assert result.label is not Judgement.SUPPORT
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "fixed"),
+    [
+        (
+            "The agreement is binding.",
+            "The agreement, signed on 3 May 2021 by both parties, is non-binding.",
+            "The agreement is non-binding.",
+        ),
+        (
+            "The defendant was honest.",
+            "The defendant was dishonest about the loan.",
+            "The defendant was dishonest.",
+        ),
+        (
+            "The board approved the deal on Wednesday.",
+            "The board, which was chaired by Ms Lee, approved the deal on Tuesday.",
+            "The board approved the deal on Tuesday.",
+        ),
+    ],
+)
+def test_a_word_read_past_an_aside_or_denied_by_dis_is_fixed(claim: str, window: str, fixed: str) -> None:
+    result = _judge(claim, window)
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == fixed
+
+
+@pytest.mark.parametrize(
+    "window",
+    [
+        "The offer, until signed, is non-binding.",
+        "The offer is non-binding until the board approves it.",
+    ],
+)
+def test_a_denial_under_a_condition_is_neither_support_nor_a_fix(window: str) -> None:
+    result = _judge("The offer is binding.", window)
+    assert result.label is not Judgement.SUPPORT
+    assert result.fixes == ()

@@ -8,7 +8,7 @@ from workers.stages.align import Parsed
 from workers.stages.swaps import denied_nearby, swap_clashes
 
 
-def _swaps(claim: str, window: str) -> list[tuple[str, str]]:
+def _swaps(claim: str, window: str) -> list[tuple[str, str | None]]:
     return [
         (c.word, c.fix) for c in swap_clashes(Parsed.of(claim), Parsed.of(window), segment=(0, len(window)))
     ]
@@ -76,6 +76,23 @@ def _swaps(claim: str, window: str) -> list[tuple[str, str]]:
             "The defendant responded on Wednesday.",
             "The plaintiff filed on Monday and the defendant responded on Friday.",
             [("Wednesday", "Friday")],
+        ),
+        # read past an aside that only describes its subject
+        (
+            "The board approved the deal on Wednesday.",
+            "The board, which was chaired by Ms Lee, approved the deal on Tuesday.",
+            [("Wednesday", "Tuesday")],
+        ),
+        (
+            "The patient, a 62-year-old man, tested negative.",
+            "The patient, a 62-year-old man, tested positive.",
+            [("negative", "positive")],
+        ),
+        # a condition after a word of a set leaves it read as before
+        (
+            "Interest is paid quarterly.",
+            "Interest is paid monthly until maturity.",
+            [("quarterly", "monthly")],
         ),
     ],
 )
@@ -194,12 +211,48 @@ def test_no_swap_unless_one_word_alone_differs(claim: str, window: str) -> None:
             "The tribunal ruled that the dismissal was unlawful.",
             [("lawful", "unlawful")],
         ),
+        # "dis-" before the words it denies, short words after "un-"
+        ("The witness was honest.", "The witness was dishonest about the loan.", [("honest", "dishonest")]),
+        ("The results were similar.", "The results were dissimilar.", [("similar", "dissimilar")]),
+        ("The target was met.", "The target was unmet.", [("met", "unmet")]),
+        ("The defendant is fit to plead.", "The defendant is unfit to plead.", [("fit", "unfit")]),
+        # an aside between the subject and its verb is read past
+        (
+            "The agreement is binding.",
+            "The agreement, signed on 3 May 2021, is non-binding.",
+            [("binding", "non-binding")],
+        ),
+        (
+            "The loan was secured.",
+            "The loan, made by Barclays in 2010, was unsecured.",
+            [("secured", "unsecured")],
+        ),
+        # an agent is no condition
+        (
+            "The loan was secured.",
+            "The loan, provided by Barclays in 2010, was unsecured.",
+            [("secured", "unsecured")],
+        ),
     ],
 )
 def test_a_word_against_its_denial_by_a_prefix(
     claim: str, window: str, expected: list[tuple[str, str]]
 ) -> None:
     assert _swaps(claim, window) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # a denial in the claim's place, but under a condition: a flag, no fix
+        ("The offer is binding.", "The offer is non-binding until the board approves it."),
+        ("The contract is valid.", "The contract, if signed, is invalid."),
+        ("The contract is valid.", "If signed, the contract is invalid."),
+    ],
+)
+def test_a_denial_under_a_condition_is_a_flag(claim: str, window: str) -> None:
+    [(word, fix)] = _swaps(claim, window)
+    assert word in claim and fix is None  # a flag: the rules say the window differs, and fix nothing
 
 
 @pytest.mark.parametrize(
@@ -244,8 +297,6 @@ def test_a_word_against_its_denial_by_a_prefix(
             "The regulator, claiming the contract was unlawful, sued Acme but lost.",
         ),
         ("The patient was an inpatient.", "The patient was a patient on the cardiac ward."),
-        # a denial under a condition
-        ("The offer is binding.", "The offer is non-binding until the board approves it."),
         # a denial the window reports only to reject it, or as someone's word
         ("The dismissal was lawful.", "The tribunal dismissed the claim that the dismissal was unlawful."),
         (
@@ -253,6 +304,62 @@ def test_a_word_against_its_denial_by_a_prefix(
             "Surgeons removed the tumour that earlier scans had suggested was inoperable.",
         ),
         ("The board met on Tuesday.", "The chair denied that the board met on Wednesday."),
+        # "dis-" that denies nothing; an aside about another subject, or saying the claim's word
+        ("The company closed the unit.", "The company disclosed the unit's losses."),
+        ("The charges were missed.", "The charges were dismissed."),
+        ("The parent company is regulated.", "The subsidiary, unlike the parent company, is unregulated."),
+        ("The loan is secured.", "The loan, which replaced an unsecured facility, is secured by a mortgage."),
+        ("The patient tested negative.", "The patient's wife, who accompanied him, tested positive."),
+        # an aside that reports, hedges or limits what follows, or sets another subject against it
+        ("The contract is valid.", "The contract, the defendant argued, is invalid."),
+        (
+            "The patent was valid.",
+            "The patent, the district court held, was invalid. The Federal Circuit reversed.",
+        ),
+        ("The clause is enforceable.", "The clause, in the claimant's view, is unenforceable."),
+        ("The clause is enforceable.", "The clause, in some jurisdictions, is unenforceable."),
+        ("The agreement is binding.", "The agreement, in the event of a default, is non-binding."),
+        ("The tumour is malignant.", "The tumour, probably, is benign."),
+        ("The drug is given orally.", "The drug, in neonates, is given intravenously."),
+        ("The rate is variable.", "The rate, for the first two years, is fixed."),
+        ("The contract was written.", "The contract, the company's website said, was oral."),
+        (
+            "The loan from Beta to Acme was secured.",
+            "The loan from Acme to Beta, unlike the loan from Beta to Acme, was unsecured.",
+        ),
+        ("The guarantee is enforceable.", "The lease, not the guarantee, is unenforceable."),
+        # a linking word may set the sentence against what came before: its own limits follow
+        (
+            "The fee is payable annually.",
+            "The fee, however, is payable monthly by members on the hardship scheme.",
+        ),
+        ("The contract is valid.", "The contract, however, is invalid."),
+        # an aside naming a part, holding the fact, or another role; a report added after the word
+        ("Ondansetron is given orally.", "Ondansetron, the injectable form, is given intravenously."),
+        (
+            "The tumour was malignant.",
+            "The tumour, which turned out to be an invasive carcinoma, was benign at first.",
+        ),
+        ("Acme was the buyer.", "Acme, which bought the site from Beta in 2015, was the seller in 2021."),
+        (
+            "The goods were fit for purpose.",
+            "The goods, delivered on 3 May 2022, were unfit for purpose, the buyer alleged.",
+        ),
+        ("The loan was secured.", "The loan guarantee, given by the parent on 3 May 2019, was unsecured."),
+        (
+            "The licence is transferable.",
+            "Is it the case that the licence, granted in 2015, is non-transferable? No.",
+        ),
+        # a time, a limit or a report the aside's first word hides ("when", "between", "often", "claims")
+        ("The contract is non-binding.", "The contract, when executed by both parties, is binding."),
+        ("The loan was secured.", "The loan, between 2010 and 2012, was unsecured."),
+        ("The rate was variable.", "The rate, when first set in 2020, was fixed."),
+        ("The drug was given orally.", "The drug, often given by injection, was given intravenously."),
+        ("The contract was written.", "The contract, the buyer claims, was oral."),
+        ("The contract was written.", "The contract, their lawyers argue, was oral."),
+        ("The tumour was benign.", "The tumour, the scans indicate, was malignant."),
+        ("The rent is paid annually.", "The rent, the first year, is paid monthly."),
+        ("The theory was credited to Smith.", "The theory was discredited by Smith."),
     ],
 )
 def test_no_denial_unless_it_stands_in_the_claims_place(claim: str, window: str) -> None:

@@ -35,7 +35,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from workers.backends.negation import negation_differs, polarity_conflicts, scoped, stems
+from workers.backends.negation import (
+    negation_differs,
+    polarity_conflicts,
+    quantifier_conflicts,
+    scoped,
+    stems,
+)
 from workers.backends.shapes import (
     Conflict,
     charge_conflicts,
@@ -58,7 +64,6 @@ from workers.stages.ranks import ranked_otherwise
 from workers.stages.render import render_like
 from workers.stages.roles import holder_named
 from workers.stages.slots import (
-    Slot,
     SlotKind,
     polarity,
     terms_match,
@@ -72,10 +77,6 @@ _CONTESTED = 0.5
 # A value not tied to the claim's date or name contradicts it only this far ahead of the next one
 # (a pairing score: shared words around the value, 0-1, plus bonuses; a quarter is one word in four).
 _CLEAR = 0.25
-_STRENGTH = {"existential": 0, "majority": 1, "universal": 2}
-_GRADED = frozenset(_STRENGTH)
-_ADVERBS = frozenset({"always", "usually", "mostly", "sometimes"})
-_ONE = frozenset({"every", "each"})  # take a singular noun
 _FRAME = re.compile(
     rf"\s*(?:according\s+to\s+the\s+{SOURCE_NOUN}\s*,?|(?:the|this)\s+{SOURCE_NOUN}(?:\s+also)?\s+"
     r"(?:states?|says|mentions|notes|describes|discusses|reports|explains|indicates|highlights|suggests"
@@ -208,7 +209,7 @@ class OfflineChecker:
             )
         if overlap >= self._min_topic:
             found += role_conflicts(claim, ev) if roles else []
-            found += charge_conflicts(claim, ev) + _quantifier_conflicts(claim, ev, segment, shared)
+            found += charge_conflicts(claim, ev) + quantifier_conflicts(claim, ev, segment, shared)
             found += rank_conflicts(claim, ev, segment)
             found += outside_ranges(pairs, ev, segment, min_context=self._min_context)
             moved = direction_conflicts(claim, ev, segment)
@@ -415,43 +416,6 @@ def _value_conflict(pair: Pair, text: str, window: str) -> Conflict:
 def _opens_sentence(text: str, pos: int) -> bool:
     """A claim is one sentence: only its start opens one (a frame's end does not: `_moved`)."""
     return not text[:pos].strip()
-
-
-def _quantifier_conflicts(
-    claim: Parsed, ev: Parsed, segment: tuple[int, int], shared: set[str]
-) -> list[Conflict]:
-    mine = [s for s in scoped(claim, (0, len(claim.text)), shared, negations=False) if s.value in _GRADED]
-    theirs = [s for s in scoped(ev, segment, shared, negations=False) if s.value in _GRADED]
-    # An adverb ("always", "usually") for an adverb, a determiner ("all", "most") for a determiner:
-    # "all patients" is never made "usually patients".
-    theirs = [s for s in theirs if mine and _adverb(s) == _adverb(mine[0])]
-    if not mine or not theirs or {s.value for s in theirs} & {mine[0].value}:
-        return []
-    slot, other = mine[0], theirs[0]
-    if _weaker(claim, slot, other):
-        why = f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: weaker, not stated as such"
-        return [Conflict(why, 0.0, unstated=True)]
-    if (slot.text.lower() in _ONE) != (other.text.lower() in _ONE):
-        # "every result is reviewed" is not made "most result is reviewed": the noun's number would change
-        why = (
-            f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: not written over a noun's number"
-        )
-        return [Conflict(why, 0.0, unstated=True)]
-    fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
-    return [Conflict(f"quantifier {slot.text!r} in claim, {other.text!r} in evidence", 0.6, (fix,))]
-
-
-def _adverb(slot: Slot) -> bool:
-    return slot.text.split()[-1].lower() in _ADVERBS
-
-
-def _weaker(claim: Parsed, mine: Slot, theirs: Slot) -> bool:
-    """A weaker quantifier than the window's ("Most patients recovered" against "All patients
-    recovered") is true only where the rest says the same, and "some" often means "not all" ("Some
-    but not all approved"): not what the window states, and never made "All". "few" says "not many"
-    and is never weaker; "a few" is."""
-    few = mine.text.lower().endswith("few") and not claim.text[: mine.start].lower().endswith("a ")
-    return not few and _STRENGTH[mine.value] < _STRENGTH[theirs.value]
 
 
 # ---- helpers -----------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Negations: when a "not" in the claim, or in the window, makes them disagree, and the fix. Pure.
+"""Negations and quantifiers: when a "not" or an "all" makes a claim and a window disagree, and the fix.
+Pure.
 
 A claim and a window sentence that say the same words, one with "not" (never, n't, no) before them,
 disagree; dropping the claim's "not" is then the fix, when the window speaks of the claim's subject.
@@ -7,6 +8,10 @@ against "Aspirin should be given to adults" became "should be given aspirin"), s
 restate what the negation denies (`_restated`: the first words it governs, in order, a word of its
 clause before it, every figure and date of the claim). A negation the window does not restate is a
 doubt: the rules abstain, neither support nor contradiction (`shapes.Conflict.doubt`).
+
+A quantifier is read in the same scope (`quantifier_conflicts`): "Most patients recovered" against
+"All patients recovered" is not found as stated; "All patients recovered" against "Most patients
+recovered" is fixed with the window's, where the noun's number allows it.
 
 Usage::
 
@@ -22,10 +27,23 @@ from workers.backends.shapes import Conflict
 from workers.messages import SlotFix
 from workers.stages._text import FEW_WORDS, same_case
 from workers.stages.align import Parsed
+from workers.stages.render import render_like
 from workers.stages.slots import Slot, SlotKind, polarity, stem, terms_match
 
-__all__ = ["negation_differs", "negation_fix", "polarity_conflicts", "scoped", "stems"]
+__all__ = [
+    "negation_differs",
+    "negation_fix",
+    "polarity_conflicts",
+    "quantifier_conflicts",
+    "scoped",
+    "stems",
+]
 
+# Quantifiers by strength; "every" and "each" take a singular noun.
+_GRADE = {"existential": 0, "majority": 1, "universal": 2}
+_GRADED = frozenset(_GRADE)
+_ADVERBS = frozenset({"always", "usually", "mostly", "sometimes"})
+_ONE = frozenset({"every", "each"})
 _CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
 # The first "any" word after a negation, before any punctuation; "any longer", "any more" and "anymore"
 # speak of time or amount, and "any faster" compares: no "some" says what their positive does.
@@ -193,3 +211,43 @@ def _governs(read: Parsed, slot: Slot, span: tuple[int, int], shared: set[str]) 
 def stems(read: Parsed, span: tuple[int, int]) -> list[str]:
     """The content words of `read` in `span`, stemmed."""
     return [t.stem for t in read.terms if span[0] <= t.start < span[1]]
+
+
+def quantifier_conflicts(
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], shared: set[str]
+) -> list[Conflict]:
+    """The claim's quantifier ("all", "most", "always") said otherwise in the window's clause `segment`
+    about the `shared` words: the window's is the fix; a weaker one than the window's, or one over a
+    noun of another number, is not found as stated (`Conflict.unstated`)."""
+    mine = [s for s in scoped(claim, (0, len(claim.text)), shared, negations=False) if s.value in _GRADED]
+    theirs = [s for s in scoped(ev, segment, shared, negations=False) if s.value in _GRADED]
+    # An adverb ("always", "usually") for an adverb, a determiner ("all", "most") for a determiner:
+    # "all patients" is never made "usually patients".
+    theirs = [s for s in theirs if mine and _adverb(s) == _adverb(mine[0])]
+    if not mine or not theirs or {s.value for s in theirs} & {mine[0].value}:
+        return []
+    slot, other = mine[0], theirs[0]
+    if _weaker(claim, slot, other):
+        why = f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: weaker, not stated as such"
+        return [Conflict(why, 0.0, unstated=True)]
+    if (slot.text.lower() in _ONE) != (other.text.lower() in _ONE):
+        # "every result is reviewed" is not made "most result is reviewed": the noun's number would change
+        why = (
+            f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: not written over a noun's number"
+        )
+        return [Conflict(why, 0.0, unstated=True)]
+    fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
+    return [Conflict(f"quantifier {slot.text!r} in claim, {other.text!r} in evidence", 0.6, (fix,))]
+
+
+def _adverb(slot: Slot) -> bool:
+    return slot.text.split()[-1].lower() in _ADVERBS
+
+
+def _weaker(claim: Parsed, mine: Slot, theirs: Slot) -> bool:
+    """A weaker quantifier than the window's ("Most patients recovered" against "All patients
+    recovered") is true only where the rest says the same, and "some" often means "not all" ("Some
+    but not all approved"): not what the window states, and never made "All". "few" says "not many"
+    and is never weaker; "a few" is."""
+    few = mine.text.lower().endswith("few") and not claim.text[: mine.start].lower().endswith("a ")
+    return not few and _GRADE[mine.value] < _GRADE[theirs.value]

@@ -147,8 +147,8 @@ def swap_conflicts(
     the claim's times other conflicts fix."""
     return [
         _fixed(
-            f"word: {c.word!r} in claim, {c.fix!r} in evidence",
-            SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),
+            f"word: {c.word!r} in claim, {c.other!r} in evidence" + ("" if c.fix else " under a condition"),
+            None if c.fix is None else SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),
         )
         for c in swap_clashes(claim, ev, segment=segment, fixed=fixed)
     ]

@@ -138,7 +138,8 @@ def unstated_answer(
 
     "Lucy Liu" to "Who starred in ...?" against a text that never names her is unsupported whatever the
     question asks; a fragment whose words are all there is left unchecked, as extraction leaves it (read
-    with its question, the verifier flags more right answers than it catches wrong ones, docs/VERIFIER.md).
+    with its question, the verifier flags more right answers than it catches wrong ones,
+    docs/VERIFIER-HISTORY.md).
     """
     read = with_question(claims, answer, question=question)
     if len(read) != 1 or not read_with_question(read[0]) or answer_stated(read[0].text, sources):

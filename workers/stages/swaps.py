@@ -31,7 +31,14 @@ A word and its denial by a prefix are a set of two of their own ("The licence is
 against "non-transferable", "The loan was secured" against "unsecured", "an irrevocable trust"
 against "a revocable trust"): "non-" and "un-" before any word, "in-", "im-", "il-", "ir-" only
 before an adjective's ending ("invalid", "inadmissible", "immaterial", "illegal"; never "invested",
-"informed"), but not the few whose prefix denies nothing ("inflammable", "invaluable").
+"informed"), "dis-" before the few words it denies ("dishonest", "disqualified"; not "disclosed"),
+but not the few whose prefix denies nothing ("inflammable", "invaluable"). A denial under a
+condition ("non-binding until signed") is a flag: the claim's word is not what the window says,
+and neither is the window's word alone.
+
+An aside between the window's subject and its verb that only describes the subject is read past
+(`stages.asides`: "The agreement, signed on 3 May 2021, is non-binding"), and then only of the
+claim's subject.
 
 The window's word, written in the claim's case, is the fix; like every fix of the rules it stands
 only where the model corroborates it (`stages.decide`), else the claim is flagged.
@@ -48,6 +55,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Literal
 
 from workers.stages._text import (
     MONTHS,
@@ -62,6 +70,7 @@ from workers.stages._text import (
     wordset,
 )
 from workers.stages.align import Parsed
+from workers.stages.asides import Reading, changed_later, said_of, without_asides
 from workers.stages.clauses import negated, same_time
 from workers.stages.slots import NUMBER_WORDS
 
@@ -121,9 +130,17 @@ _SETS: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "northern southern eastern western",
     )
 )
-# A word denied by its prefix: "non-binding", "unsecured", "irrevocable", "inadmissible".
+# A word denied by its prefix: "non-binding", "unsecured", "irrevocable", "inadmissible", "unfit",
+# "dishonest". "dis-" denies only the words listed: most "dis-" words deny nothing ("disclosed" is not
+# "not closed", nor "discharged" "not charged", "disease" "not at ease").
+_DIS = (
+    "honest loyal similar proportionate satisfied qualified allowed approved agreed agreeable continued "
+    "connected orderly respectful obedient favourable favorable honourable honorable reputable courteous "
+    "proved proven organised organized"
+)
 _DENIAL = re.compile(
-    r"(?:non-?|un)(?P<any>[a-z]{4,})"
+    r"(?:non-?|un)(?P<any>[a-z]{4,}|fit|wed|met)"
+    rf"|dis(?P<listed>{'|'.join(sorted(_DIS.split(), key=len, reverse=True))})"
     r"|(?:in(?=[ac-kn-oqs-z])|im(?=[bmp])|il(?=l)|ir(?=r))"
     r"(?P<adjective>[a-z]{3,}(?:able|ible|al|ent|ant|ive|ate|ect|id|ar|ure|ite|ete))"
 )
@@ -148,10 +165,6 @@ _END = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bNo)(?<!\bInc)(?<!\bCo)(?<!\bLtd)(?<!\bJr)(?<!\bSr)[.!?](?:\s|\Z)"
 )
 _SCALES = wordset("hundred thousand million billion trillion bn mn m k per cent percent")
-# A condition after a denial: "non-binding until the board approves it" is no plain "non-binding".
-_CONDITION = re.compile(
-    r"[^,;.]{0,40}?\b(?:if|unless|until|provided|subject\s+to|except|save\s+for)\b", re.IGNORECASE
-)
 # Where a clause of the window's sentence begins: after a mark or a word that opens one.
 _CLAUSE = re.compile(
     r"[,;:]|\b(?:but|while|whereas|although|though|because|that|which|who|when|if|unless|said|says|stated"
@@ -169,23 +182,38 @@ _JOIN = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class SwapClash:
-    """The claim's word at [start, end) and the window's word of the same set (`fix`, in its case)."""
+    """The claim's word at [start, end), the window's word of the same set (`other`, in its case) and
+    the fix: the window's word, or None where the window denies the claim's word under a condition (a
+    flag: "The contract is valid" against "The contract, if signed, is invalid")."""
 
     start: int
     end: int
     word: str
-    fix: str
+    other: str
+    fix: str | None
 
 
 def swap_clashes(
     claim: Parsed, ev: Parsed, *, segment: tuple[int, int], fixed: Collection[int] = ()
 ) -> list[SwapClash]:
-    """The claim's word of a closed set against another of the set in the window's clause `segment`;
+    """The claim's word of a closed set against another of the set in the window's clause `segment`,
+    read as the window stands, then past its asides that only describe its subject (`stages.asides`);
     `fixed`: the starts of the claim's times other conflicts fix with the window's."""
-    lo, hi = segment
     if not _readable(claim, ev, segment, fixed):
         return []
-    said_mine, said_theirs = _said(claim.text, 0, len(claim.text)), _said(ev.text, 0, len(ev.text))
+    said = _said(claim.text, 0, len(claim.text)), _said(ev.text, 0, len(ev.text))
+    found = _clashes(claim, Reading(ev), segment, said)
+    bare = without_asides(ev)
+    # then the window read without its asides; their words still count as said (`said[1]`)
+    return found or (_clashes(claim, bare, segment, said) if bare.ev is not ev else [])
+
+
+def _clashes(
+    claim: Parsed, read: Reading, segment: tuple[int, int], said: tuple[frozenset[str], frozenset[str]]
+) -> list[SwapClash]:
+    """`swap_clashes` in one reading of the window; `said`: the claim's and the whole window's words."""
+    ev, (lo, hi) = read.ev, segment
+    said_mine, said_theirs = said
     denials = _denials(said_mine, _said(ev.text, lo, hi))
     in_clause = _words(ev.text, lo, hi, denials)
     theirs = [t for t in in_clause if t.group(0).lower() not in said_mine and _once(t, in_clause)]
@@ -193,9 +221,11 @@ def swap_clashes(
     for m in _words(claim.text, 0, len(claim.text), denials):
         if m.group(0).lower() in said_theirs:
             continue
-        other = next((t for t in theirs if _standing(claim, m, ev, t, segment, said_theirs)), None)
+        stands = ((t, _standing(claim, m, read, t, segment, said_theirs)) for t in theirs)
+        other, how = next(((t, how) for t, how in stands if how), (None, None))
         if other is not None:
-            found.append(SwapClash(m.start(), m.end(), m.group(0), same_case(m.group(0), other.group(0))))
+            word = same_case(m.group(0), other.group(0))
+            found.append(SwapClash(m.start(), m.end(), m.group(0), word, word if how == "fix" else None))
     return found if len(found) == 1 else []  # two swapped words: the clause says something else
 
 
@@ -243,28 +273,75 @@ def _nearby(claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str], segme
 def _standing(
     claim: Parsed,
     m: re.Match[str],
-    ev: Parsed,
+    read: Reading,
     t: re.Match[str],
     segment: tuple[int, int],
     window: frozenset[str],
-) -> bool:
-    """Whether the window's word `t` stands in the claim's word's place. A "not" in the window's clause
-    keeps a word of a set from being read; for a denial, only one in its own part does ("The policy
-    is invalid because the premium was not paid" is read), and the word before it must be the
+) -> Literal["fix", "flag", None]:
+    """Whether the window's word `t` stands in the claim's word's place: "fix". A "not" in the window's
+    clause keeps a word of a set from being read; for a denial, only one in its own part does ("The
+    policy is invalid because the premium was not paid" is read), and the word before it must be the
     claim's ("Interest income rose 8%" is not "lower non-interest income"). A window that reports
     what someone said or rejected says nothing ("The tribunal dismissed the claim that the dismissal
-    was unlawful")."""
-    a, b = m.group(0), t.group(0)
+    was unlawful"), nor does a question or a sentence tagged as someone's word ("..., the buyer
+    alleged": `stages.asides.said_of`). Read past an aside, the window's word must be said of the
+    claim's subject, and not after a condition. A denial under a condition anywhere in its sentence
+    is a "flag" ("The offer is binding" against "The offer, until signed, is non-binding"): the
+    window does not say the claim's word stands, nor that the other does; so is a fix the window
+    says changed later ("On appeal ...")."""
+    a, b, ev = m.group(0), t.group(0), read.ev
     part, own = _own_part(claim, ev, t, segment), ev.segment_of(t.start())
-    if _reported(claim, ev, max(own[0], segment[0]), t.start()):
-        return False
-    if not _denial(a, b):
-        return not negated(ev, segment) and _exclusive(a, b) and _in_place(claim, m, ev, t, part, window)
-    if _CONDITION.match(ev.text, t.end(), own[1]):
-        return False
+    if _reported(claim, ev, max(own[0], segment[0]), t.start()) or said_of(claim.text, ev.text, t.end(), own):
+        return None
+    if read.past(own[0], t.start()) and not _ends_alike(claim, m, ev, t):
+        return None
+    denial = _denial(a, b)
+    placed = _denial_in_place if denial else _set_word_in_place
+    if not placed(claim, m, ev, t, part, window, segment):
+        return None
+    if (denial or read.past(own[0], t.start())) and not _same_subject(claim, m, ev, t):
+        return None
+    if denial and read.conditional(own, t.span()):
+        return "flag"
+    if read.past(own[0], t.start(), conditions=True):
+        return None
+    return "flag" if changed_later(ev.text, own[1]) else "fix"
+
+
+def _ends_alike(claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str]) -> bool:
+    """Read past an aside, the window's word is followed by what follows the claim's, or both end their
+    clause there: "The fee, however, is payable monthly by members on the hardship scheme" says
+    nothing of the fee that "The fee is payable annually" is about."""
+    return _neighbour(claim.text, m, 1) == _neighbour(ev.text, t, 1)
+
+
+def _set_word_in_place(
+    claim: Parsed,
+    m: re.Match[str],
+    ev: Parsed,
+    t: re.Match[str],
+    part: tuple[int, int],
+    window: frozenset[str],
+    segment: tuple[int, int],
+) -> bool:
+    """A word of a set in the claim's word's place: of one set, no "not" in the window's clause."""
+    exclusive = _exclusive(m.group(0), t.group(0))
+    return exclusive and not negated(ev, segment) and _in_place(claim, m, ev, t, part, window)
+
+
+def _denial_in_place(
+    claim: Parsed,
+    m: re.Match[str],
+    ev: Parsed,
+    t: re.Match[str],
+    part: tuple[int, int],
+    window: frozenset[str],
+    segment: tuple[int, int],
+) -> bool:
+    """A denial's place: no "not" in its own part, the claim's word before it, the claim's other words."""
     if negated(ev, part) or _neighbour(claim.text, m, -1) != _neighbour(ev.text, t, -1):
         return False
-    return _in_place(claim, m, ev, t, part, window) and _same_subject(claim, m, ev, t)
+    return _in_place(claim, m, ev, t, part, window)
 
 
 def _denial(a: str, b: str) -> bool:
@@ -280,11 +357,14 @@ def _same_subject(claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str])
     """Whether the window's clause around `t` is about what the claim's is: the first word of its
     subject (its words before its first verb) is a word of the claim's ("The deposit is refundable"
     is not "the fee paid with the deposit is non-refundable", whose clause is about the fee; nor
-    "the agency that placed the employee was paid", whose clause has no subject of its own)."""
+    "the agency that placed the employee was paid", whose clause has no subject of its own), and
+    the claim's holds every other word of it ("The loan guarantee was unsecured" is not the loan's)."""
     mine = _subject(claim.text, _clause_start(claim.text, 0, m.start()), m.start())
     lo = ev.segment_of(t.start())[0]
     theirs = _subject(ev.text, _clause_start(ev.text, lo, t.start()), t.start())
-    return not mine or (bool(theirs) and theirs[0] in mine)
+    # every word of the window's subject up to "due ..." ("The loan guarantee" is not "The loan")
+    head = theirs[: theirs.index("due")] if "due" in theirs else theirs
+    return not mine or (bool(theirs) and theirs[0] in mine and all(w in mine for w in head))
 
 
 def _clause_start(text: str, lo: int, hi: int) -> int:
@@ -393,7 +473,7 @@ def _denials(mine: frozenset[str], theirs: frozenset[str]) -> frozenset[str]:
 def _denies(word: str, other: str) -> bool:
     """Whether `other` is `word` denied by a prefix: "non-binding", "unsecured", "irrevocable"."""
     m = _DENIAL.fullmatch(other)
-    return m is not None and other not in _DENYING_NOTHING and word in (m.group("any"), m.group("adjective"))
+    return m is not None and other not in _DENYING_NOTHING and word in m.groupdict().values()
 
 
 def _exclusive(a: str, b: str) -> bool:
