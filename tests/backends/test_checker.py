@@ -930,30 +930,33 @@ def test_a_year_is_not_fixed_beside_a_word_the_window_denies() -> None:
     assert result.label is not Judgement.SUPPORT
 
 
+def test_a_word_denied_by_dis_is_fixed() -> None:
+    claim = "The defendant was honest."
+    result = _judge(claim, "The defendant was dishonest about the loan.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "The defendant was dishonest."
+
+
 @pytest.mark.parametrize(
-    ("claim", "window", "fixed"),
+    ("claim", "window"),
     [
-        (
-            "The agreement is binding.",
-            "The agreement, signed on 3 May 2021 by both parties, is non-binding.",
-            "The agreement is non-binding.",
-        ),
-        (
-            "The defendant was honest.",
-            "The defendant was dishonest about the loan.",
-            "The defendant was dishonest.",
-        ),
+        ("The agreement is binding.", "The agreement, signed on 3 May 2021 by both parties, is non-binding."),
         (
             "The board approved the deal on Wednesday.",
             "The board, which was chaired by Ms Lee, approved the deal on Tuesday.",
-            "The board approved the deal on Tuesday.",
+        ),
+        # another thing of the same name: the first sentence supports the claim
+        (
+            "The deposit is refundable.",
+            "The deposit is returned in full at the end of the tenancy. "
+            "The deposit, a holding fee of one week's rent, is non-refundable.",
         ),
     ],
 )
-def test_a_word_read_past_an_aside_or_denied_by_dis_is_fixed(claim: str, window: str, fixed: str) -> None:
+def test_a_word_read_past_an_aside_is_never_support_nor_a_fix(claim: str, window: str) -> None:
     result = _judge(claim, window)
-    assert result.label is Judgement.CONTRADICT
-    assert _apply(claim, result) == fixed
+    assert result.label is not Judgement.SUPPORT
+    assert result.fixes == ()
 
 
 @pytest.mark.parametrize(

@@ -77,12 +77,6 @@ def _swaps(claim: str, window: str) -> list[tuple[str, str | None]]:
             "The plaintiff filed on Monday and the defendant responded on Friday.",
             [("Wednesday", "Friday")],
         ),
-        # read past an aside that only describes its subject
-        (
-            "The board approved the deal on Wednesday.",
-            "The board, which was chaired by Ms Lee, approved the deal on Tuesday.",
-            [("Wednesday", "Tuesday")],
-        ),
         (
             "The patient, a 62-year-old man, tested negative.",
             "The patient, a 62-year-old man, tested positive.",
@@ -216,29 +210,32 @@ def test_no_swap_unless_one_word_alone_differs(claim: str, window: str) -> None:
         ("The results were similar.", "The results were dissimilar.", [("similar", "dissimilar")]),
         ("The target was met.", "The target was unmet.", [("met", "unmet")]),
         ("The defendant is fit to plead.", "The defendant is unfit to plead.", [("fit", "unfit")]),
-        # an aside between the subject and its verb is read past
-        (
-            "The agreement is binding.",
-            "The agreement, signed on 3 May 2021, is non-binding.",
-            [("binding", "non-binding")],
-        ),
-        (
-            "The loan was secured.",
-            "The loan, made by Barclays in 2010, was unsecured.",
-            [("secured", "unsecured")],
-        ),
-        # an agent is no condition
-        (
-            "The loan was secured.",
-            "The loan, provided by Barclays in 2010, was unsecured.",
-            [("secured", "unsecured")],
-        ),
     ],
 )
 def test_a_word_against_its_denial_by_a_prefix(
     claim: str, window: str, expected: list[tuple[str, str]]
 ) -> None:
     assert _swaps(claim, window) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # read past an aside that only says when or by whom, or classifies the subject: a flag, never a
+        # fix (the window may speak of another thing of the same name)
+        ("The agreement is binding.", "The agreement, signed on 3 May 2021, is non-binding."),
+        ("The loan was secured.", "The loan, made by Barclays in 2010, was unsecured."),
+        ("The loan was secured.", "The loan, provided by Barclays in 2010, was unsecured."),
+        ("The witness was honest.", "The witness, a former employee, was dishonest."),
+        (
+            "The board approved the deal on Wednesday.",
+            "The board, which was chaired by Ms Lee, approved the deal on Tuesday.",
+        ),
+    ],
+)
+def test_a_word_read_past_an_aside_is_flagged_not_fixed(claim: str, window: str) -> None:
+    [(word, fix)] = _swaps(claim, window)
+    assert word in claim and fix is None
 
 
 @pytest.mark.parametrize(

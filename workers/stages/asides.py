@@ -8,10 +8,11 @@ form"), limit, hedge or report what follows ("in neonates", "probably", "the buy
 what the claim is about ("which turned out to be an invasive carcinoma") or set another subject
 against it ("unlike the loan from Beta to Acme"): the sentence is then read as it stands.
 
-A condition in the aside ("The contract, if signed, is invalid") is read past too, and said where
-it stood: a word after it holds only under it (`Reading.past`). A report added after the statement
-("..., the buyer alleged"), a question, and a later sentence saying the state changed ("On appeal
-...") are said by `said_of` and `changed_later`.
+What is found past an aside is a flag, never a fix (`stages.swaps`). A condition in the aside ("The
+contract, if signed, is invalid") is read past too, and said where it stood: a word after it holds
+only under it (`Reading.past`). A report added after the statement ("..., the buyer alleged"), a
+question, and a later sentence saying the state changed ("On appeal ...") are said by `said_of` and
+`changed_later`.
 
 Usage::
 

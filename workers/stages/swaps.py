@@ -37,8 +37,9 @@ condition ("non-binding until signed") is a flag: the claim's word is not what t
 and neither is the window's word alone.
 
 An aside between the window's subject and its verb that only describes the subject is read past
-(`stages.asides`: "The agreement, signed on 3 May 2021, is non-binding"), and then only of the
-claim's subject.
+(`stages.asides`: "The agreement, signed on 3 May 2021, is non-binding"), only of the claim's
+subject, and a word found so is a flag, never a fix: the window may speak of another thing of the
+same name ("The deposit, a holding fee of one week's rent, is non-refundable").
 
 The window's word, written in the claim's case, is the fix; like every fix of the rules it stands
 only where the model corroborates it (`stages.decide`), else the claim is flagged.
@@ -130,9 +131,8 @@ _SETS: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "northern southern eastern western",
     )
 )
-# A word denied by its prefix: "non-binding", "unsecured", "irrevocable", "inadmissible", "unfit",
-# "dishonest". "dis-" denies only the words listed: most "dis-" words deny nothing ("disclosed" is not
-# "not closed", nor "discharged" "not charged", "disease" "not at ease").
+# A word denied by its prefix: "non-binding", "unsecured", "irrevocable", "unfit", "dishonest"; "dis-"
+# only before the words listed ("disclosed" is not "not closed", nor "disease" "not at ease").
 _DIS = (
     "honest loyal similar proportionate satisfied qualified allowed approved agreed agreeable continued "
     "connected orderly respectful obedient favourable favorable honourable honorable reputable courteous "
@@ -285,10 +285,9 @@ def _standing(
     what someone said or rejected says nothing ("The tribunal dismissed the claim that the dismissal
     was unlawful"), nor does a question or a sentence tagged as someone's word ("..., the buyer
     alleged": `stages.asides.said_of`). Read past an aside, the window's word must be said of the
-    claim's subject, and not after a condition. A denial under a condition anywhere in its sentence
-    is a "flag" ("The offer is binding" against "The offer, until signed, is non-binding"): the
-    window does not say the claim's word stands, nor that the other does; so is a fix the window
-    says changed later ("On appeal ...")."""
+    claim's subject and not after a condition, and is a "flag", never a fix. So is a denial under a
+    condition anywhere in its sentence ("The offer is binding" against "The offer, until signed, is
+    non-binding"), and a fix the window says changed later ("On appeal ...")."""
     a, b, ev = m.group(0), t.group(0), read.ev
     part, own = _own_part(claim, ev, t, segment), ev.segment_of(t.start())
     if _reported(claim, ev, max(own[0], segment[0]), t.start()) or said_of(claim.text, ev.text, t.end(), own):
@@ -305,7 +304,8 @@ def _standing(
         return "flag"
     if read.past(own[0], t.start(), conditions=True):
         return None
-    return "flag" if changed_later(ev.text, own[1]) else "fix"
+    # past an aside the window may speak of another thing of that name ("The loan, made by HSBC in 2019")
+    return "flag" if read.past(own[0], t.start()) or changed_later(ev.text, own[1]) else "fix"
 
 
 def _ends_alike(claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str]) -> bool:
