@@ -30,10 +30,10 @@ from typing import Literal
 from workers.stages._text import AUX, REPORTED
 from workers.stages.align import Parsed
 
-__all__ = ["CONDITION", "SAYING", "Reading", "changed_later", "said_of", "without_asides"]
+__all__ = ["Reading", "changed_later", "said_of", "without_asides"]
 
 # A condition: "non-binding until the board approves it", "if signed", "provided that".
-CONDITION = re.compile(
+_CONDITION = re.compile(
     r"[^,;.]{0,40}?\b(?:if|unless|until|provided\s+that|subject\s+to|except|save\s+for)\b", re.IGNORECASE
 )
 # An aside between a subject and its verb, a stretch of its own between commas ("The agreement, signed
@@ -78,7 +78,7 @@ _DESCRIBING = tuple(
 )
 # Words of saying, thinking and finding, beyond `REPORTED`: an aside with one reports what follows
 # ("the buyer claims", "the scans indicate").
-SAYING = re.compile(
+_SAYING = re.compile(
     r"\b(?:sa(?:id|ys|y)|stat(?:e|ed|es)|t(?:old|ells)|wr(?:ote|ites|itten)|report\w*|record(?:s|ed)?|thought|think"
     r"|assum(?:es?|ed|ing)|underst\w*|hop(?:es?|ed|ing)|suspect\w*|presum\w*|impl(?:y|ies|ied)|insist\w*"
     r"|maintain\w*|noted|announc\w*|found|finds|held|holds|rul(?:ed|es)|conclu\w*|decid\w*"
@@ -101,7 +101,7 @@ _LATER = re.compile(
 # A report added after a statement, its last part: "..., the buyer alleged.", "..., says the website",
 # "..., according to the first report" (not a verb of the statement: "..., Dr. Lee, announced it").
 _TAG = re.compile(
-    rf",\s*(?:(?:[\w'’.-]+\s+){{1,6}}(?:{SAYING.pattern}|{REPORTED.pattern})|(?:says|said|according\s+to)\b)[^,;]*$",
+    rf",\s*(?:(?:[\w'’.-]+\s+){{1,6}}(?:{_SAYING.pattern}|{REPORTED.pattern})|(?:says|said|according\s+to)\b)[^,;]*$",
     re.IGNORECASE,
 )
 
@@ -123,8 +123,10 @@ class Reading:
         """Whether a condition stands in the sentence of a word at `word`: before it, in an aside
         before it, or just after it ("non-binding until the board approves it")."""
         (lo, hi), (start, end) = sentence, word
-        before = CONDITION.search(self.ev.text, lo, start) is not None
-        return before or self.past(lo, start, conditions=True) or bool(CONDITION.match(self.ev.text, end, hi))
+        before = _CONDITION.search(self.ev.text, lo, start) is not None
+        return (
+            before or self.past(lo, start, conditions=True) or bool(_CONDITION.match(self.ev.text, end, hi))
+        )
 
 
 def without_asides(ev: Parsed) -> Reading:
@@ -149,9 +151,9 @@ def _read(text: str) -> Reading | None:
 def _kind(aside: str) -> Literal["describes", "condition", None]:
     """What an aside does: only describe the subject or link the sentence (`_DESCRIBING`), set a
     condition ("if signed", "until registered"), or neither (it reports, limits or hedges)."""
-    if REPORTED.search(aside) or SAYING.search(aside):
+    if REPORTED.search(aside) or _SAYING.search(aside):
         return None
-    if CONDITION.search(aside):
+    if _CONDITION.search(aside):
         return "condition"
     return "describes" if any(shape.fullmatch(aside) for shape in _DESCRIBING) else None
 

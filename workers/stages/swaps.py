@@ -202,10 +202,11 @@ def swap_clashes(
     if not _readable(claim, ev, segment, fixed):
         return []
     said = _said(claim.text, 0, len(claim.text)), _said(ev.text, 0, len(ev.text))
-    found = _clashes(claim, Reading(ev), segment, said)
-    bare = without_asides(ev)
+    if found := _clashes(claim, Reading(ev), segment, said):
+        return found
     # then the window read without its asides; their words still count as said (`said[1]`)
-    return found or (_clashes(claim, bare, segment, said) if bare.ev is not ev else [])
+    bare = without_asides(ev)
+    return _clashes(claim, bare, segment, said) if bare.ev is not ev else []
 
 
 def _clashes(
@@ -292,20 +293,20 @@ def _standing(
     part, own = _own_part(claim, ev, t, segment), ev.segment_of(t.start())
     if _reported(claim, ev, max(own[0], segment[0]), t.start()) or said_of(claim.text, ev.text, t.end(), own):
         return None
-    if read.past(own[0], t.start()) and not _ends_alike(claim, m, ev, t):
+    aside = read.past(own[0], t.start())
+    if aside and not _ends_alike(claim, m, ev, t):
         return None
     denial = _denial(a, b)
-    placed = _denial_in_place if denial else _set_word_in_place
-    if not placed(claim, m, ev, t, part, window, segment):
+    if not _in_its_place(claim, m, ev, t, part, window, segment, denial=denial):
         return None
-    if (denial or read.past(own[0], t.start())) and not _same_subject(claim, m, ev, t):
+    if (denial or aside) and not _same_subject(claim, m, ev, t):
         return None
     if denial and read.conditional(own, t.span()):
         return "flag"
     if read.past(own[0], t.start(), conditions=True):
         return None
     # past an aside the window may speak of another thing of that name ("The loan, made by HSBC in 2019")
-    return "flag" if read.past(own[0], t.start()) or changed_later(ev.text, own[1]) else "fix"
+    return "flag" if aside or changed_later(ev.text, own[1]) else "fix"
 
 
 def _ends_alike(claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str]) -> bool:
@@ -315,7 +316,7 @@ def _ends_alike(claim: Parsed, m: re.Match[str], ev: Parsed, t: re.Match[str]) -
     return _neighbour(claim.text, m, 1) == _neighbour(ev.text, t, 1)
 
 
-def _set_word_in_place(
+def _in_its_place(
     claim: Parsed,
     m: re.Match[str],
     ev: Parsed,
@@ -323,25 +324,17 @@ def _set_word_in_place(
     part: tuple[int, int],
     window: frozenset[str],
     segment: tuple[int, int],
+    *,
+    denial: bool,
 ) -> bool:
-    """A word of a set in the claim's word's place: of one set, no "not" in the window's clause."""
-    exclusive = _exclusive(m.group(0), t.group(0))
-    return exclusive and not negated(ev, segment) and _in_place(claim, m, ev, t, part, window)
-
-
-def _denial_in_place(
-    claim: Parsed,
-    m: re.Match[str],
-    ev: Parsed,
-    t: re.Match[str],
-    part: tuple[int, int],
-    window: frozenset[str],
-    segment: tuple[int, int],
-) -> bool:
-    """A denial's place: no "not" in its own part, the claim's word before it, the claim's other words."""
-    if negated(ev, part) or _neighbour(claim.text, m, -1) != _neighbour(ev.text, t, -1):
-        return False
-    return _in_place(claim, m, ev, t, part, window)
+    """Whether the window's word stands where the claim's does (`_in_place`): a word of the claim's set
+    with no "not" in the window's clause; a denial with none in its own part and the claim's word
+    before it."""
+    if denial:
+        placed = not negated(ev, part) and _neighbour(claim.text, m, -1) == _neighbour(ev.text, t, -1)
+    else:
+        placed = _exclusive(m.group(0), t.group(0)) and not negated(ev, segment)
+    return placed and _in_place(claim, m, ev, t, part, window)
 
 
 def _denial(a: str, b: str) -> bool:
