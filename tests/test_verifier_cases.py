@@ -188,6 +188,39 @@ def test_a_closed_set_word_the_document_states_is_verified(real_pipeline: Pipeli
     assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
 
 
+LEASE = Document(
+    id="lease-1",
+    text=(
+        "The tenancy runs for twelve months from 1 June 2026. Tenants may sublet the flat only with the "
+        "landlord's prior written consent. The deposit is refundable unless the flat is left damaged."
+    ),
+)
+
+
+@pytest.mark.parametrize("answer", ["Tenants may sublet the flat.", "The deposit is refundable."])
+def test_a_claim_that_drops_the_documents_condition_is_flagged_not_edited(
+    real_pipeline: Pipeline, answer: str
+) -> None:
+    out = real_pipeline.process(Answer(id="l", query="", answer=answer, documents=(LEASE,), domain="legal"))
+    [claim] = out.claims
+    # the model reads the pair as support; the rules read the condition (stages/restrictions.py)
+    assert (claim.verdict, claim.action) == (Verdict.UNVERIFIED, Action.FLAG)
+    assert "condition" in claim.reason and "lease-1" in claim.reason
+    assert out.corrected.startswith(answer.rstrip("."))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Tenants may sublet the flat only with the landlord's written consent.",
+        "The deposit is refundable unless the flat is left damaged.",
+    ],
+)
+def test_a_claim_that_keeps_the_documents_condition_is_verified(real_pipeline: Pipeline, answer: str) -> None:
+    got = _verdicts(real_pipeline, answer, LEASE, "legal")
+    assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
+
+
 FRANCE = Document(id="france-1", text="France is a country in Western Europe. Its capital is Paris.")
 FRANCE_LYON = Document(
     id="france-2",

@@ -780,6 +780,23 @@ def test_an_outcome_another_body_reached_is_no_conflict() -> None:
     assert result.label is not Judgement.CONTRADICT
 
 
+def test_a_dropped_condition_is_a_conflict_never_fixed() -> None:
+    window = "Early repayment is allowed after 3 years only with the lender's consent."
+    result = _judge("Early repayment is allowed after 3 years.", window)
+    assert result.label is Judgement.CONTRADICT
+    assert not result.fixes
+    assert 'condition: the claim drops it, evidence says "only with the lender\'s consent"' in result.reason
+    # a value the window states otherwise is read as before: the rule reads claims whose values it states
+    claim = "Early repayment is allowed after 2 years."
+    assert _apply(claim, _judge(claim, window)) == "Early repayment is allowed after 3 years."
+
+
+def test_a_condition_another_window_does_not_state_leaves_the_support() -> None:
+    claim = "Tenants may keep pets."
+    result = _judge(claim, "Tenants may keep pets if the landlord agrees.", "Tenants may keep pets.")
+    assert result.label is Judgement.SUPPORT
+
+
 def test_a_movement_said_in_one_sentence_fixes_no_value_paired_in_another() -> None:
     claim = "The state closed fiscal 2023 with a $1.4 billion deficit."
     result = _judge(

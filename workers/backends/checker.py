@@ -45,6 +45,7 @@ from workers.backends.negation import (
 from workers.backends.shapes import (
     Conflict,
     charge_conflicts,
+    condition_conflicts,
     direction_conflicts,
     fixed_starts,
     nationality_conflicts,
@@ -221,9 +222,9 @@ class OfflineChecker:
             found += moved
             found += nationality_conflicts(claim, ev, locked | fixed_starts(found))
             found += swaps_whole(claim, ev, segment, pairs, found)
-            outcomes = outcome_conflicts(claim, ev, segment)
-            # a window that reports the opposite decision, a movement no word fixes, or a word of the
-            # claim it denies elsewhere fixes none of the claim's values
+            outcomes = outcome_conflicts(claim, ev, segment) + condition_conflicts(claim, ev, segment)
+            # a window that reports the opposite decision or a condition the claim drops, a movement no
+            # word fixes, or a word of the claim it denies elsewhere fixes none of the claim's values
             if outcomes or any(not c.fixes for c in moved) or denied_elsewhere(claim, ev, segment, found):
                 found = [replace(c, fixes=()) for c in found] + outcomes
         return found

@@ -2,12 +2,12 @@
 
 The slot aligner (`workers.stages.align`) pairs a claim's values with a window's by the words around
 them; these read what that pairing cannot: a charge the claim denies and the window attaches
-(`stages.conditions`), a role the window gives another holder (`stages.roles`), a nationality said in
-another order (`stages.nationality`), an outcome said the other way round (`stages.outcomes`), a
-movement or result said the other way round (`stages.directions`), a rank said otherwise
-(`stages.ranks`), one word of a closed set said as another (`stages.swaps`). Each
-stage module decides when to speak; here its finding becomes a `Conflict` the checker weighs like a
-value conflict.
+(`stages.conditions`), a condition the claim drops (`stages.restrictions`), a role the window gives
+another holder (`stages.roles`), a nationality said in another order (`stages.nationality`), an
+outcome said the other way round (`stages.outcomes`), a movement or result said the other way round
+(`stages.directions`), a rank said otherwise (`stages.ranks`), one word of a closed set said as
+another (`stages.swaps`). Each stage module decides when to speak; here its finding becomes a
+`Conflict` the checker weighs like a value conflict.
 
 Usage::
 
@@ -28,12 +28,14 @@ from workers.stages.directions import direction_clashes
 from workers.stages.nationality import nationality_clashes
 from workers.stages.outcomes import outcome_clashes
 from workers.stages.ranks import rank_clashes
+from workers.stages.restrictions import dropped_conditions
 from workers.stages.roles import role_clashes
 from workers.stages.swaps import swap_clashes
 
 __all__ = [
     "Conflict",
     "charge_conflicts",
+    "condition_conflicts",
     "direction_conflicts",
     "fixed_starts",
     "nationality_conflicts",
@@ -76,6 +78,15 @@ def charge_conflicts(claim: Parsed, ev: Parsed) -> list[Conflict]:
             SlotFix(start=c.start, end=c.end, wrong=c.denial, right=c.fix),
         )
         for c in charge_clashes(claim.text, ev.text)
+    ]
+
+
+def condition_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:
+    """What the claim states plainly and the window's clause `segment` only under a condition
+    (`stages.restrictions`). Never fixed: the claim is flagged (`stages.decide`)."""
+    return [
+        Conflict(f"condition: the claim drops it, evidence says {d.condition!r}", _STRENGTH)
+        for d in dropped_conditions(claim, ev, segment=segment)
     ]
 
 

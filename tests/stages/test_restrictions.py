@@ -1,0 +1,234 @@
+"""Conditions dropped: a claim stated plainly where the window states it only under a condition."""
+
+from __future__ import annotations
+
+import pytest
+
+from workers.stages.align import Parsed
+from workers.stages.restrictions import dropped_conditions
+
+
+def _dropped(claim: str, window: str) -> list[str]:
+    read = Parsed.of(window)
+    found = dropped_conditions(Parsed.of(claim), read, segment=read.segments[0])
+    assert all(window[d.start : d.end] == d.condition for d in found)
+    return [d.condition for d in found]
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "condition"),
+    [
+        (
+            "Tenants may sublet the flat.",
+            "Tenants may sublet the flat only with the landlord's prior written consent.",
+            "only with the landlord's prior written consent",
+        ),
+        (
+            "The medication is safe during pregnancy.",
+            "The medication is safe during pregnancy only in the second trimester.",
+            "only in the second trimester",
+        ),
+        (
+            "The warranty covers water damage.",
+            "The warranty covers water damage unless the device was opened by the owner.",
+            "unless the device was opened by the owner",
+        ),
+        (
+            "The deposit is refundable.",
+            "The deposit is refundable provided that the tenant gives two months' notice.",
+            "provided that the tenant gives two months' notice",
+        ),
+        (
+            "Patients can take the tablet with food.",
+            "Patients can take the tablet with food, except during the first week of treatment.",
+            "except during the first week of treatment",
+        ),
+        (
+            "The bonus is paid in March.",
+            "The bonus is paid in March if the company meets its annual targets.",
+            "if the company meets its annual targets",
+        ),
+        # the condition opens the window's clause
+        (
+            "Tenants may keep pets.",
+            "If the landlord agrees, tenants may keep pets.",
+            "If the landlord agrees",
+        ),
+        # "may only ... with": the phrase after the claim's words is the restriction
+        (
+            "Tenants may sublet the flat.",
+            "Tenants may only sublet the flat with the landlord's consent.",
+            "with the landlord's consent",
+        ),
+        # a comma before "but only"
+        (
+            "Early repayment is allowed.",
+            "Early repayment is allowed, but only with the lender's consent.",
+            "only with the lender's consent",
+        ),
+        # the condition ends where a joined clause begins
+        (
+            "The deposit is refundable.",
+            "The deposit is refundable unless the flat is damaged, and rent is due monthly.",
+            "unless the flat is damaged",
+        ),
+        # a name as the condition's subject; a verb that ends in "-ing"; a noun before "if"
+        (
+            "The merger will proceed.",
+            "The merger will proceed if Congress approves it.",
+            "if Congress approves it",
+        ),
+        (
+            "Guests may bring pets.",
+            "Guests may bring pets only with the manager's consent.",
+            "only with the manager's consent",
+        ),
+        (
+            "Customers can use express checkout.",
+            "Customers can use express checkout if they buy fewer than ten items.",
+            "if they buy fewer than ten items",
+        ),
+        # a curly apostrophe
+        (
+            "Tenants may sublet the flat.",
+            "Tenants may only sublet the flat with the landlord’s consent.",
+            "with the landlord’s consent",
+        ),
+    ],
+)
+def test_a_condition_the_claim_drops_is_found(claim: str, window: str, condition: str) -> None:
+    assert _dropped(claim, window) == [condition]
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # the claim keeps a condition of its own: the model compares conditions
+        (
+            "Tenants may sublet the flat if the landlord agrees.",
+            "Tenants may sublet the flat only with the landlord's prior written consent.",
+        ),
+        ("The offer is valid only for residents.", "The offer is valid only for residents if they apply."),
+        # a concession is no condition
+        (
+            "The deposit is refundable.",
+            "The deposit is refundable even if the tenant leaves early.",
+        ),
+        # the condition belongs to another clause
+        (
+            "Tenants may sublet the flat.",
+            "Tenants may sublet the flat, and pets are allowed if the landlord agrees.",
+        ),
+        # the window does not restate every word of the claim
+        ("Lodgers may sublet the flat.", "Tenants may sublet the flat only with consent."),
+        # a time clause, not a condition
+        ("He resigned in 2019.", "He resigned in 2019 when the scandal broke."),
+        # "only" with nothing after it, or "only" not after a modal
+        ("The offer is valid for residents.", "The offer is valid for residents only."),
+        ("The drug is approved for adults.", "The drug is approved only for adults."),
+        # too far from the claim's words
+        (
+            "The court granted the motion.",
+            "The court granted the motion on Tuesday after a long hearing in the morning unless appealed.",
+        ),
+        # an event told in the past or in progress: "only" is "not until", "if" is "whether"
+        ("The museum reopened in 2021.", "The museum reopened in 2021 only after a long refit."),
+        ("Shares rallied in the morning.", "Shares rallied in the morning, only to fall back by the close."),
+        (
+            "The regulator is investigating the bank.",
+            "The regulator is investigating the bank to see if rules were broken.",
+        ),
+        ("The court will decide.", "The court will decide if the merger proceeds."),
+        # a hedge, not a condition
+        ("The results are encouraging.", "The results are encouraging, if preliminary."),
+        ("Most flights operate normally.", "Most flights operate normally, except those to Paris."),
+        # "only" as "just"; "subject to" as "exposed to"
+        ("The bank is small.", "The bank is only small by the statistics office's estimate."),
+        ("Whistleblowers are vulnerable.", "Whistleblowers are vulnerable and subject to retaliation."),
+        # the condition is on another verb or another item of a list
+        ("The bridge is old.", "The bridge is old, is listed and is subject to a weight limit."),
+        ("Check-in is from 3pm.", "Check-in is from 3pm, check-out by 11am unless agreed otherwise."),
+        # "not only ... but", an opening "If" whose clause is not the claim's
+        ("The drug is approved.", "The drug is approved not only in adults but in children."),
+        (
+            "Rates will stay at 5%.",
+            "If markets expect a cut, they will be disappointed: rates will stay at 5%.",
+        ),
+        # a word that only begins like a condition; "but if" opens the next clause's condition
+        ("The museum is open daily.", "The museum is open daily, exceptionally until 10pm on Fridays."),
+        (
+            "The deposit is refundable.",
+            "The deposit is refundable, but if the tenant leaves early a fee applies.",
+        ),
+        # an opening participle, hedge or concession
+        ("The service is free.", "Provided by the council, the service is free."),
+        ("The policy is popular.", "If nothing else, the policy is popular."),
+        ("Tenants may keep pets.", "If the landlord objects, tenants may still keep pets."),
+        # a free choice; a condition on a later verb; a denial the claim does not make
+        ("Tenants may sublet the flat.", "Tenants may sublet the flat if they wish."),
+        (
+            "The fee is refundable.",
+            "The fee for refundable tickets, unless stated otherwise, is £5, and the fee is refundable.",
+        ),
+        ("The deposit is refundable.", "The deposit is not refundable unless the flat is re-let."),
+        # another sentence of the window says it plainly
+        (
+            "Tenants may keep pets.",
+            "Tenants may keep pets if the landlord agrees. Since 2020 tenants may keep pets.",
+        ),
+        # a second review's probes: another subject's condition, a degree, a default, a fact "with" approval
+        (
+            "Residents may park on the street.",
+            "Residents may park on the street but visitors only with a permit.",
+        ),
+        ("The ticket is valid on buses.", "The ticket is valid on buses but trams only after 9.30 am."),
+        (
+            "Gains are taxed at 20%.",
+            "Gains are taxed at 20% - 10% if the total is below the basic-rate band.",
+        ),
+        ("The policy is sensible.", "The policy is sensible, if a little late."),
+        ("The party is ahead in the polls.", "The party is ahead in the polls, only by two points."),
+        ("The president is unpopular.", "The president is unpopular, with an approval rating of 38%."),
+        (
+            "Parents can open a Junior ISA.",
+            "Parents can open a Junior ISA to save for their children's future.",
+        ),
+        (
+            "The law is vague.",
+            "The law is vague to the extent that courts regularly disagree on its meaning.",
+        ),
+        (
+            "The new runway is 3 km long.",
+            "The new runway is 3 km long, as long as the longest runway at Heathrow.",
+        ),
+        (
+            "Contractors are bound by the code.",
+            "Contractors are bound by the code, subject to the same sanctions.",
+        ),
+        ("All prices include VAT.", "All prices include VAT unless otherwise stated."),
+        (
+            "The notice period is one month.",
+            "Except where the contract says otherwise, the notice period is one month.",
+        ),
+        ("The process is thorough.", "If slow, the process is thorough."),
+        (
+            "The merger remains on track.",
+            "Subject to intense political scrutiny, the merger remains on track.",
+        ),
+        ("Residents can vote in person.", "Residents can only vote in person at the town hall."),
+        (
+            "The fund can invest in equities.",
+            "The fund can invest in equities listed anywhere except Russia.",
+        ),
+    ],
+)
+def test_no_condition_is_dropped(claim: str, window: str) -> None:
+    assert _dropped(claim, window) == []
+
+
+def test_only_the_given_clause_is_read() -> None:
+    window = "Tenants may sublet the flat. Pets are allowed only with consent."
+    claim = Parsed.of("Pets are allowed.")
+    assert dropped_conditions(claim, Parsed.of(window), segment=(0, 28)) == []
+    [found] = dropped_conditions(claim, Parsed.of(window), segment=(29, len(window)))
+    assert window[found.start : found.end] == "only with consent"

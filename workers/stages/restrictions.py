@@ -1,0 +1,252 @@
+"""Conditions dropped: "Tenants may sublet the flat" against "... only with the landlord's consent". Pure.
+
+A claim that states plainly what its document allows only under a condition shares every word of the
+document's sentence but the condition, so tier-1 similarity is high and the cross-encoder reads the
+pair as support: "The medication is safe during pregnancy" against "... only in the second
+trimester", "The warranty covers water damage" against "... unless the device was opened", "The
+deposit is refundable" against "... provided that the tenant gives two months' notice" were all
+VERIFIED. For a legal, financial or medical answer the condition is the point. Such a claim is
+flagged here, never fixed (which condition to restore, and where, is more than the rules can tell).
+
+A first version read any condition word after any claim; two review rounds of probes found it
+flagging 85 of 129, then 73 of 131, correct answers ("shares rallied, only to fall back", "is
+investigating the bank to see if rules were broken", "sales rose, if only slightly", "valid on buses
+but trams only after 9.30 am", "unpopular, with an approval rating of 38%", "All prices include VAT
+unless otherwise stated"). So it reads narrowly:
+
+- the claim states a standing permission, duty, eligibility or state (a modal, "is"/"are" not in
+  progress, "covers", "applies", "requires" ...), told in no past tense, with no condition or hedge
+  of its own ("if", "only", "most", "usually" ...: conditions against conditions are the model's);
+- one clause of the window restates every content word and value of the claim with the claim's
+  polarity, and no other clause of the window restates them all without a condition;
+- the condition follows the claim's last word at once (a word between is another subject's: "on
+  buses but trams only after ..."): "only if", "only with", "only in" ..., "unless", "provided
+  that", "subject to" what a permission waits on (an approval, a fee, terms), "except",
+  "excluding", "if" before a subject or "needed"; after a comma "if" and "only" only where they
+  cannot be a concession or a degree ("sensible, if a little late"; "ahead, only by two points");
+  or it opens the clause ("If the landlord agrees, tenants may keep pets."; not "If anything,", "If
+  slow,", nor one the main clause concedes: "tenants may still keep pets"); or the window says
+  "may only <the claim's verb>" and the claim's words are followed by what the permission waits on
+  ("if", "once", "with the landlord's consent");
+- none says "otherwise" (a default: "unless otherwise stated"), gives a free choice ("if they
+  wish"), or sits between commas before a later verb ("..., unless stated otherwise, is £5"); a verb
+  of finding out before "if" makes it "whether" ("will decide if ...").
+
+Usage::
+
+    window = Parsed.of("Tenants may sublet the flat only with consent.")
+    [dropped] = dropped_conditions(Parsed.of("Tenants may sublet the flat."), window, segment=(0, 46))
+    dropped.condition    # "only with consent"
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from workers.stages.align import Parsed
+from workers.stages.slots import terms_match, values_match
+
+__all__ = ["DroppedCondition", "dropped_conditions"]
+
+_NUMBER = r"(?:[\d.]|(?:one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+fraction)\b)"
+_PREPOSITIONS = (
+    rf"if|when|where|with|after|before|for|in|on|by(?!\s+{_NUMBER})|under|over|from|at|during|within|once"
+    r"|until|upon|through|via|between|above|below|aged"
+)
+# What a permission waits on: "with the landlord's consent", "subject to a 1% fee".
+_GATE = (
+    r"approval|consent|conditions?|terms|availability|appeal|ratification|clearance|review|confirmation"
+    r"|agreement|authori[sz]ation|permission|verification|a\s+permit|fees?|charges?|penalt(?:y|ies)|limits?"
+    r"|exceptions?|restrictions?|eligibility|prescription|referral|licen[cs]e"
+)
+# Conditions in so many words, as they follow the claim's.
+_MARK = (
+    rf"only\s+(?:{_PREPOSITIONS})|but\s+not\s+if|unless|provided\s+that|providing\s+that"
+    r"|provided\s+(?=(?:the|a|an|it|they|he|she|you|we|its|their|his|her|all|both|no|any)\b)"
+    r"|so\s+long\s+as|as\s+long\s+as(?!\s+(?:(?:the|a|an)\s+\w+est|possible|necessary|needed|required|ever)\b)"
+    r"|on\s+(?:the\s+)?condition\s+that|except(?:ing)?|excluding|barring|save\s+(?:where|when|if)"
+    rf"|with\s+the\s+exception\s+of|subject\s+to\s+(?=(?:[\w%'’.-]+\s+){{0,3}}?(?:{_GATE})\b)"
+    r"|conditional\s+(?:on|upon)|contingent\s+(?:on|upon)|in\s+the\s+event\s+(?:that|of)"
+    # plain "if" before a subject or a state only: "if any", "if only slightly" are none
+    r"|if\s+(?=(?:the|a|an|it|they|he|she|you|we|its|their|his|her|this|these|those|there|one|both|either"
+    r"|needed|necessary|required|applicable|appropriate|requested|approved|prescribed|eligible)\b"
+    r"|(?-i:[A-Z])\w)"
+)
+# Right after the claim's words (a comma between only before "only" or a condition in so many words):
+# any word between is another subject's ("... on buses but trams only after 9.30 am").
+_AFTER = re.compile(rf"\s*,?\s+(?:but\s+(?=only\b))?(?P<cond>(?:{_MARK})\b[^;:]*)", re.IGNORECASE)
+# "may only sublet the flat with the landlord's consent": what the restriction waits on.
+_AFTER_ONLY = re.compile(
+    rf"\s+(?P<cond>(?:if|unless|when|once|after|upon|provided|with\s+(?:[\w'’]+\s+){{0,3}}?(?:{_GATE}))\b[^;:]*)",
+    re.IGNORECASE,
+)
+# After a comma, "if" is a concession ("sensible, if a little late") and "only" a degree ("ahead,
+# only by two points") but for these.
+_COMMA_IF = re.compile(r"if\s+(?:needed|necessary|required|applicable|appropriate|requested)\b", re.I)
+_COMMA_ONLY = re.compile(r"only\s+(?:if|with|when|where|after|under|upon|once)\b", re.I)
+_MODAL = r"\b(?:may|can|could|must|shall|should|will|would)\s+"
+# A condition that opens the clause; not a hedge ("If anything,"), nor an adjective alone ("If slow,").
+_OPENING = re.compile(
+    r"\s*(?!if\s+(?:anything|so|not|only|ever|any|nothing|you\s+ask|you\s+are\s+wondering)\b|if\s+\w+,)"
+    r"(?P<cond>(?:only\s+)?(?:if|unless|provided\s+that|providing\s+that|except\s+(?:where|when|if)"
+    rf"|subject\s+to\s+(?:[\w%'’.-]+\s+){{0,3}}?(?:{_GATE})|on\s+(?:the\s+)?condition\s+that|as\s+long\s+as"
+    r"|so\s+long\s+as|in\s+the\s+event\s+(?:that|of)|only\s+with)\b[^,;:]*),\s*",
+    re.IGNORECASE,
+)
+# A permission, duty, eligibility or standing state; "is"/"are" not in progress ("is investigating").
+_STANDING = re.compile(
+    r"\b(?:may|can|cannot|could|must|shall|should|will|would|remains?|covers?|applies|apply|allows?"
+    r"|permits?|requires?|entitles?|includes?|qualif(?:y|ies)|accrues?)\b|\b(?:is|are)\b(?!\s+(?:\w+ing)\b)",
+    re.IGNORECASE,
+)
+_PAST = re.compile(r"\b(?:was|were|had|did|been)\b", re.IGNORECASE)
+# The claim's own condition or hedge: compared with the window's, it is the model's to read.
+_OWN = re.compile(
+    rf"\b(?:{_MARK}|only|if|even|whether|most|nearly|almost|many|some|several|few|generally|usually|often"
+    rf"|typically|mostly)\b",
+    re.IGNORECASE,
+)
+_NOT = re.compile(r"\b(?:not|never|no|cannot)\b|n't\b", re.IGNORECASE)
+# A verb of finding out makes "if" "whether": "will decide if the merger proceeds".
+_WHETHER = re.compile(
+    r"\b(?:decides?|determines?|assess(?:es)?|asks?|knows?|sees?|establish(?:es)?|learns?|considers?"
+    r"|investigates?|examines?|clarif(?:y|ies)|confirms?|wonders?|shows?|find\s+out|finds\s+out)\s*\Z",
+    re.IGNORECASE,
+)
+# A free choice ("if they wish") or a concession is no condition on the claim.
+_FREE = re.compile(
+    r"\Aif\s+\w+\s+(?:so\s+)?(?:wish|wishes|want|wants|like|likes|choose|chooses|prefer|prefers)\b"
+)
+_CONCEDED = re.compile(r"\b(?:still|nevertheless|nonetheless|anyway|regardless|even\s+so)\b", re.IGNORECASE)
+# Where a condition's text ends: a clause joined by a conjunction is not part of it.
+_COND_END = re.compile(r",\s+(?:and|but|or|while|whereas|so)\b|,\s*\Z")
+# A condition between commas before a verb ("..., unless stated otherwise, is £5") is that verb's.
+_LATER_VERB = re.compile(r",\s*(?:is|are|was|were|has|have|will|can|may|must|should|shall)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class DroppedCondition:
+    """The window's condition (`start`:`end` in the window) on what the claim states plainly."""
+
+    start: int
+    end: int
+    condition: str
+
+
+def dropped_conditions(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list[DroppedCondition]:
+    """The condition the window's clause `segment` puts on everything the claim says, when the claim
+    says it without one and no other clause of the window says it plainly.
+
+    >>> [d.condition for d in dropped_conditions(Parsed.of("The deposit is refundable."),
+    ...     Parsed.of("The deposit is refundable unless the flat is damaged."), segment=(0, 53))]
+    ['unless the flat is damaged']
+    """
+    if not _reads(claim):
+        return []
+    found = _condition(claim, ev, segment)
+    if found is None or any(_plain(claim, ev, other) for other in ev.segments if other != segment):
+        return []
+    return [found]
+
+
+def _reads(claim: Parsed) -> bool:
+    """Whether the claim states a standing permission, duty or state plainly, in the present."""
+    text = claim.text
+    return (
+        bool(claim.terms)
+        and _STANDING.search(text) is not None
+        and not _PAST.search(text)
+        and not _OWN.search(text)
+    )
+
+
+def _condition(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCondition | None:
+    """The condition that opens the clause `segment`, or follows the claim's words in it."""
+    opening = _OPENING.match(ev.text, segment[0], segment[1])
+    if opening:
+        colon = ev.text.find(":", opening.end(), segment[1])  # "If X, Y: Z" says Z plainly
+        main = (opening.end(), segment[1] if colon < 0 else colon)
+        said = opening.group("cond")
+        if (
+            _claim_end(claim, ev, main) is not None
+            and not _CONCEDED.search(ev.text, *main)
+            and "otherwise" not in said
+        ):
+            return _found(ev, opening.start("cond"), said)
+    end = _claim_end(claim, ev, segment)
+    if (
+        end is None
+        or _WHETHER.search(ev.text, segment[0], end)
+        or _negated_otherwise(claim, ev, (segment[0], end))
+    ):
+        return None
+    found = _following(ev, end, segment[1], _AFTER)
+    if found is None and _only_before_verb(claim, ev, segment):
+        found = _following(ev, end, segment[1], _AFTER_ONLY)
+    return found
+
+
+def _plain(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
+    """Whether the window's clause `segment` restates the claim with no condition on it."""
+    return _claim_end(claim, ev, segment) is not None and _condition(claim, ev, segment) is None
+
+
+def _following(ev: Parsed, end: int, stop: int, pattern: re.Pattern[str]) -> DroppedCondition | None:
+    """The condition within two words after `end`, with nothing between that starts another clause."""
+    m = pattern.match(ev.text, end, stop)
+    if m is None or _FREE.match(m.group("cond")) or _LATER_VERB.search(m.group("cond")):
+        return None
+    cond = m.group("cond")
+    if "otherwise" in cond.lower():  # "unless otherwise stated": the claim states the default
+        return None
+    comma = "," in ev.text[end : m.start("cond")]
+    if comma and ((cond.lower().startswith("if") and not _COMMA_IF.match(cond)) or _degree(cond)):
+        return None
+    return _found(ev, m.start("cond"), cond)
+
+
+def _degree(cond: str) -> bool:
+    """Whether "only" after a comma tells a degree or a place, not a condition."""
+    return cond.lower().startswith("only") and not _COMMA_ONLY.match(cond)
+
+
+def _only_before_verb(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
+    """Whether the window says "may only" right before the word that follows the claim's modal."""
+    said = re.search(rf"{_MODAL}(\w+)", claim.text, re.IGNORECASE)
+    if said is None:
+        return False
+    pattern = rf"{_MODAL}only\s+{re.escape(said.group(1))}\b"
+    return re.search(pattern, ev.text[segment[0] : segment[1]], re.IGNORECASE) is not None
+
+
+def _claim_end(claim: Parsed, ev: Parsed, span: tuple[int, int]) -> int | None:
+    """Where the window's `span` has said every one of the claim's words and values (the end of the
+    last one, each found first), or None where it does not say them all."""
+    terms = [t for t in ev.terms if span[0] <= t.start < span[1]]
+    values = [v for v in ev.values if span[0] <= v.start < span[1]]
+    ends = []
+    for word in (t.stem for t in claim.terms):
+        term = next((t for t in terms if t.stem == word or terms_match(word, t.stem)), None)
+        if term is None:
+            return None
+        ends.append(term.end)
+    for value in claim.values:
+        slot = next((v for v in values if values_match(value, v)), None)
+        if slot is None:
+            return None
+        ends.append(slot.end)
+    return max(ends) if ends else None
+
+
+def _negated_otherwise(claim: Parsed, ev: Parsed, span: tuple[int, int]) -> bool:
+    """Whether the window's words for the claim's deny what the claim states, or the other way round:
+    "The deposit is not refundable unless ..." is no plain "is refundable" with a condition dropped."""
+    return bool(_NOT.search(claim.text)) != bool(_NOT.search(ev.text, *span))
+
+
+def _found(ev: Parsed, start: int, said: str) -> DroppedCondition:
+    """The condition from `start`, cut where a joined clause begins, without its closing stop."""
+    cut = _COND_END.search(said)
+    text = (said[: cut.start()] if cut else said).rstrip(" .,")
+    return DroppedCondition(start, start + len(text), text)
