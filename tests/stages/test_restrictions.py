@@ -100,6 +100,28 @@ def _dropped(claim: str, window: str) -> list[str]:
             "Tenants may sublet the flat only with the landlord's consent.",
             "only with the landlord's consent",
         ),
+        # a final code read: a permission word with "may only"; an aside inside the condition; a
+        # joined clause cut off; a denial elsewhere is no plain statement of the claim
+        (
+            "Tenants are allowed to sublet the flat.",
+            "Tenants may only sublet the flat with the landlord's consent.",
+            "with the landlord's consent",
+        ),
+        (
+            "The deposit is refundable.",
+            "The deposit is refundable unless the tenant, having left early, is in arrears.",
+            "unless the tenant, having left early, is in arrears",
+        ),
+        (
+            "Tenants may keep pets.",
+            "Tenants may keep pets only with consent, as the owner can object.",
+            "only with consent",
+        ),
+        (
+            "Tenants may keep pets.",
+            "Tenants may keep pets only with consent. Tenants may not keep pets without consent.",
+            "only with consent",
+        ),
     ],
 )
 def test_a_condition_the_claim_drops_is_found(claim: str, window: str, condition: str) -> None:
@@ -249,6 +271,20 @@ def test_a_condition_the_claim_drops_is_found(claim: str, window: str, condition
             "Patients can see a GP within 48 hours, if needed by phone.",
         ),
         ("Staff can take 25 days of holiday.", "Staff can take 25 days of holiday, excluding bank holidays."),
+        # the final code read: an opening free choice or denial; a permission word the window says
+        # of another verb; a claim in the past, hedged, or with a condition of its own
+        ("Tenants may keep pets.", "If they wish, tenants may keep pets."),
+        ("Tenants may keep pets.", "Unless the landlord agrees, tenants may not keep pets."),
+        (
+            "Tenants are permitted to sublet the flat.",
+            "Tenants sublet the flat only with consent, and landlords may object.",
+        ),
+        ("The deposit was refundable.", "The deposit was refundable unless the flat was damaged."),
+        ("Most tenants may keep pets.", "Most tenants may keep pets if the landlord agrees."),
+        (
+            "The deposit is refundable unless the flat is damaged.",
+            "The deposit is refundable unless the flat is damaged or the rent is unpaid.",
+        ),
     ],
 )
 def test_no_condition_is_dropped(claim: str, window: str) -> None:

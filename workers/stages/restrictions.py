@@ -26,17 +26,18 @@ the claim's own sentence retrieved alone supports it anyway: it is not read. So 
 - the condition follows the claim's last word at once (a word between is another subject's: "on
   buses but trams only after ..."): "only if", "only with", "only in" ..., "unless", "provided
   that", "subject to" what a permission waits on (an approval, a fee, terms), "except", "if"
-  before a subject or "needed"; after a comma, "if" never ("sensible, if a little late"; "within
-  48 hours, if needed by phone") and "only" only before "if", "with", "when" ... ("ahead, only by
-  two points" is a degree); or it opens the clause ("If the landlord agrees, tenants may keep
-  pets."; not "If anything,", "If slow,", nor one the main clause concedes: "tenants may still
-  keep pets"); or the window says "may only <the claim's verb>" and the claim's words are followed
-  by what the permission waits on ("if", "once", "with the landlord's consent");
-- none says "otherwise" (a default: "unless otherwise stated"), gives a free choice ("if they
-  wish", "as long as they like", "unless they prefer"), or sits between commas before a later
-  verb ("..., unless stated otherwise, is £5"); a verb of finding out before "if" makes it
-  "whether" ("will decide if ..."). "excluding" qualifies a figure's basis ("£20, excluding VAT";
-  "25 days, excluding bank holidays"), not a permission, and is not read.
+  before a subject, a name or a state word ("needed", "approved"); after a comma, "if" never
+  ("sensible, if a little late"; "within 48 hours, if needed by phone") and "only" only before
+  "if", "with", "when" ... ("ahead, only by two points" is a degree); or it opens the clause ("If
+  the landlord agrees, tenants may keep pets."; not "If anything,", "If slow,", nor one the main
+  clause concedes: "tenants may still keep pets"); or the window says "may only <the claim's
+  verb>" and the claim's words are followed by what the permission waits on ("if", "once", "with
+  the landlord's consent");
+- none says "otherwise" (a default: "unless otherwise stated") or gives a free choice ("if they
+  wish", "as long as they like", "unless they prefer"); a verb of finding out before "if" makes it
+  "whether" ("will decide if ..."); an opening condition or another clause that says it plainly
+  counts only with the claim's polarity. "excluding" qualifies a figure's basis ("£20, excluding
+  VAT"; "25 days, excluding bank holidays"), not a permission, and is not read.
 
 Usage::
 
@@ -119,20 +120,23 @@ _WHETHER = re.compile(
     r"|investigates?|examines?|clarif(?:y|ies)|confirms?|wonders?|shows?|find\s+out|finds\s+out)\s*\Z",
     re.IGNORECASE,
 )
-# A free choice ("if they wish") or a concession is no condition on the claim.
+# A free choice ("if they wish", "as long as the guests like") is no condition on the claim.
 _FREE = re.compile(
-    r"\A(?:if|unless|as\s+long\s+as|so\s+long\s+as|whenever)\s+\w+(?:['’]d|\s+would|\s+so)?\s+(?:wish|wishes"
-    r"|want|wants|like|likes|choose|chooses|prefer|prefers|feel\s+like|feels\s+like|opt|opts|need|needs)\b",
+    r"\A(?:if|unless|as\s+long\s+as|so\s+long\s+as|whenever)\s+(?:the\s+)?\w+(?:['’]d|\s+would|\s+so|\s+really)?"
+    r"\s+(?:wish|wishes|want|wants|like|likes|choose|chooses|prefer|prefers|feel\s+like|feels\s+like|opt|opts)\b",
     re.IGNORECASE,
 )
+# An opening condition the main clause concedes: "If the landlord objects, tenants may still keep pets".
 _CONCEDED = re.compile(r"\b(?:still|nevertheless|nonetheless|anyway|regardless|even\s+so)\b", re.IGNORECASE)
 # Where a condition's text ends: a clause joined by a conjunction is not part of it.
-_COND_END = re.compile(r",\s+(?:and|but|or|while|whereas|so)\b|,\s*\Z")
+_COND_END = re.compile(r",\s+(?:and|but|or|while|whereas|so|as|which|who)\b|,\s*\Z")
 # A permission said in other words: "are allowed to sublet" for "may sublet".
-_PERMISSION_STEMS = frozenset({"allow", "permitt", "permit", "abl", "able"})
+_PERMISSION_STEMS = frozenset({"allow", "permitt", "permit", "able"})
 _PERMISSION = re.compile(r"\b(?:may|can|allowed|permitted|able)\b", re.IGNORECASE)
-# A condition between commas before a verb ("..., unless stated otherwise, is £5") is that verb's.
-_LATER_VERB = re.compile(r",\s*(?:is|are|was|were|has|have|will|can|may|must|should|shall)\b", re.IGNORECASE)
+# The claim's verb after its modal or permission words: "may sublet", "are allowed to sublet".
+_CLAIM_VERB = re.compile(
+    r"\b(?:(?:may|can|could|must|shall|should|will|would)|(?:allowed|permitted|able)\s+to)\s+(\w+)", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -173,17 +177,24 @@ def _reads(claim: Parsed) -> bool:
 
 def _condition(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCondition | None:
     """The condition that opens the clause `segment`, or follows the claim's words in it."""
-    opening = _OPENING.match(ev.text, segment[0], segment[1])
-    if opening:
-        colon = ev.text.find(":", opening.end(), segment[1])  # "If X, Y: Z" says Z plainly
-        main = (opening.end(), segment[1] if colon < 0 else colon)
-        said = opening.group("cond")
-        if (
-            _claim_end(claim, ev, main) is not None
-            and not _CONCEDED.search(ev.text, *main)
-            and "otherwise" not in said
-        ):
-            return _found(ev, opening.start("cond"), said)
+    return _opening(claim, ev, segment) or _trailing(claim, ev, segment)
+
+
+def _opening(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCondition | None:
+    """A condition that opens the clause whose main part restates the claim: "If X, tenants may ..."."""
+    m = _OPENING.match(ev.text, segment[0], segment[1])
+    if m is None:
+        return None
+    colon = ev.text.find(":", m.end(), segment[1])  # "If X, Y: Z" says Z plainly
+    main = (m.end(), segment[1] if colon < 0 else colon)
+    end = _claim_end(claim, ev, main)
+    if end is None or _CONCEDED.search(ev.text, *main) or _negated_otherwise(claim, ev, (main[0], end)):
+        return None
+    return _kept(ev, m.start("cond"), m.group("cond"))
+
+
+def _trailing(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCondition | None:
+    """A condition right after the window's words for the claim's (or after "may only <verb> ...")."""
     end = _claim_end(claim, ev, segment)
     if (
         end is None
@@ -198,22 +209,33 @@ def _condition(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCo
 
 
 def _plain(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
-    """Whether the window's clause `segment` restates the claim with no condition on it."""
-    return _claim_end(claim, ev, segment) is not None and _condition(claim, ev, segment) is None
+    """Whether the window's clause `segment` restates the claim, with its polarity, and no condition."""
+    end = _claim_end(claim, ev, segment)
+    return (
+        end is not None
+        and not _negated_otherwise(claim, ev, (segment[0], end))
+        and _condition(claim, ev, segment) is None
+    )
 
 
 def _following(ev: Parsed, end: int, stop: int, pattern: re.Pattern[str]) -> DroppedCondition | None:
-    """The condition within two words after `end`, with nothing between that starts another clause."""
+    """The condition `pattern` finds right after `end`; after a comma, never "if" (a concession or an
+    aside) nor "only" as a degree."""
     m = pattern.match(ev.text, end, stop)
-    if m is None or _FREE.match(m.group("cond")) or _LATER_VERB.search(m.group("cond")):
+    if m is None:
         return None
     cond = m.group("cond")
-    if "otherwise" in cond.lower():  # "unless otherwise stated": the claim states the default
+    if "," in ev.text[end : m.start("cond")] and (cond.lower().startswith("if") or _degree(cond)):
         return None
-    comma = "," in ev.text[end : m.start("cond")]
-    if comma and (cond.lower().startswith("if") or _degree(cond)):
+    return _kept(ev, m.start("cond"), cond)
+
+
+def _kept(ev: Parsed, start: int, said: str) -> DroppedCondition | None:
+    """The condition, unless it is a free choice ("if they wish") or a default ("unless otherwise
+    stated": the claim states the default)."""
+    if _FREE.match(said) or "otherwise" in said.lower():
         return None
-    return _found(ev, m.start("cond"), cond)
+    return _found(ev, start, said)
 
 
 def _degree(cond: str) -> bool:
@@ -222,8 +244,9 @@ def _degree(cond: str) -> bool:
 
 
 def _only_before_verb(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
-    """Whether the window says "may only" right before the word that follows the claim's modal."""
-    said = re.search(rf"{_MODAL}(\w+)", claim.text, re.IGNORECASE)
+    """Whether the window says "may only" right before the claim's verb ("may sublet", "are allowed
+    to sublet")."""
+    said = _CLAIM_VERB.search(claim.text)
     if said is None:
         return False
     pattern = rf"{_MODAL}only\s+{re.escape(said.group(1))}\b"
@@ -235,19 +258,22 @@ def _claim_end(claim: Parsed, ev: Parsed, span: tuple[int, int]) -> int | None:
     last one, each found first), or None where it does not say them all."""
     terms = [t for t in ev.terms if span[0] <= t.start < span[1]]
     values = [v for v in ev.values if span[0] <= v.start < span[1]]
-    ends = []
-    permitted = _PERMISSION.search(ev.text, *span) is not None
+    ends: list[int] = []
+    unsaid: list[str] = []  # permission words the window may say as "may" or "can"
     for word in (t.stem for t in claim.terms):
         term = next((t for t in terms if t.stem == word or terms_match(word, t.stem)), None)
-        if term is None and not (permitted and word in _PERMISSION_STEMS):
+        if term is None and word not in _PERMISSION_STEMS:
             return None
         ends.extend([term.end] if term else [])
+        unsaid.extend([] if term else [word])
     for value in claim.values:
         slot = next((v for v in values if values_match(value, v)), None)
         if slot is None:
             return None
         ends.append(slot.end)
-    return max(ends) if ends else None
+    if not ends or (unsaid and not _PERMISSION.search(ev.text, span[0], max(ends))):
+        return None
+    return max(ends)
 
 
 def _negated_otherwise(claim: Parsed, ev: Parsed, span: tuple[int, int]) -> bool:
