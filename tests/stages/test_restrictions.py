@@ -122,6 +122,12 @@ def _dropped(claim: str, window: str) -> list[str]:
             "Tenants may keep pets only with consent. Tenants may not keep pets without consent.",
             "only with consent",
         ),
+        # "is binding" is a state, not a thing in progress
+        (
+            "The agreement is binding.",
+            "The agreement is binding only if signed by both parties.",
+            "only if signed by both parties",
+        ),
     ],
 )
 def test_a_condition_the_claim_drops_is_found(claim: str, window: str, condition: str) -> None:
@@ -284,6 +290,16 @@ def test_a_condition_the_claim_drops_is_found(claim: str, window: str, condition
         (
             "The deposit is refundable unless the flat is damaged.",
             "The deposit is refundable unless the flat is damaged or the rent is unpaid.",
+        ),
+        # a condition between commas among the claim's words is not read: a fourth review round found
+        # it flagging 42 of 73 correct answers (another clause's or list item's, a credit, a concession)
+        (
+            "Tenants may sublet the flat.",
+            "Tenants may, with the landlord's written consent, sublet the flat.",
+        ),
+        (
+            "The café is open until 6 pm.",
+            "The shop opens at 9, unless it is a holiday, and the café is open until 6 pm.",
         ),
     ],
 )

@@ -15,7 +15,11 @@ but trams only after 9.30 am", "unpopular, with an approval rating of 38%", "All
 unless otherwise stated"). A third round tried the document's next sentence ("... may sublet the
 flat. This requires the landlord's consent.") and found "This requires", "This is subject to"
 as often a cost, a consequence or another item's condition (75 of 79 correct answers flagged), and
-the claim's own sentence retrieved alone supports it anyway: it is not read. So it reads narrowly:
+the claim's own sentence retrieved alone supports it anyway: it is not read. A fourth tried a
+condition between commas among the claim's words ("Tenants may, with the landlord's consent,
+sublet the flat") and found it flagging 42 of 73 correct answers (another clause's or list item's
+condition, a credit "with permission from the Tate", a concession "if belated"): not read either.
+So it reads narrowly:
 
 - the claim states a standing permission, duty, eligibility or state (a modal, "is"/"are" not in
   progress, "covers", "applies", "requires" ...), told in no past tense, with no condition or hedge
@@ -100,10 +104,12 @@ _OPENING = re.compile(
     r"|so\s+long\s+as|in\s+the\s+event\s+(?:that|of)|only\s+with)\b[^,;:]*),\s*",
     re.IGNORECASE,
 )
-# A permission, duty, eligibility or standing state; "is"/"are" not in progress ("is investigating").
+# A permission, duty, eligibility or standing state; "is"/"are" not in progress ("is investigating";
+# "is binding", "is pending" are states).
 _STANDING = re.compile(
     r"\b(?:may|can|cannot|could|must|shall|should|will|would|remains?|covers?|applies|apply|allows?"
-    r"|permits?|requires?|entitles?|includes?|qualif(?:y|ies)|accrues?)\b|\b(?:is|are)\b(?!\s+(?:\w+ing)\b)",
+    r"|permits?|requires?|entitles?|includes?|qualif(?:y|ies)|accrues?)\b|\b(?:is|are)\b"
+    r"(?!\s+(?!(?:binding|outstanding|pending|ongoing|existing|remaining|missing|willing)\b)\w+ing\b)",
     re.IGNORECASE,
 )
 _PAST = re.compile(r"\b(?:was|were|had|did|been)\b", re.IGNORECASE)
