@@ -222,11 +222,11 @@ class OfflineChecker:
             found += moved
             found += nationality_conflicts(claim, ev, locked | fixed_starts(found))
             found += swaps_whole(claim, ev, segment, pairs, found)
-            outcomes = outcome_conflicts(claim, ev, segment) + condition_conflicts(claim, ev, segment)
+            unfixable = outcome_conflicts(claim, ev, segment) + condition_conflicts(claim, ev, segment)
             # a window that reports the opposite decision or a condition the claim drops, a movement no
             # word fixes, or a word of the claim it denies elsewhere fixes none of the claim's values
-            if outcomes or any(not c.fixes for c in moved) or denied_elsewhere(claim, ev, segment, found):
-                found = [replace(c, fixes=()) for c in found] + outcomes
+            if unfixable or any(not c.fixes for c in moved) or denied_elsewhere(claim, ev, segment, found):
+                found = [replace(c, fixes=()) for c in found] + unfixable
         return found
 
     def _agrees_elsewhere(self, claim: Parsed, ev: Parsed) -> bool:

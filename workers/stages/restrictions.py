@@ -56,6 +56,7 @@ import re
 from dataclasses import dataclass
 
 from workers.stages.align import Parsed
+from workers.stages.clauses import negated
 from workers.stages.slots import terms_match, values_match
 
 __all__ = ["DroppedCondition", "dropped_conditions"]
@@ -95,7 +96,8 @@ _AFTER_ONLY = re.compile(
 # After a comma, "if" is a concession or an aside ("sensible, if a little late"; "within 48 hours,
 # if needed by phone"), and "only" a degree ("ahead, only by two points") but before these.
 _COMMA_ONLY = re.compile(r"only\s+(?:if|with|when|where|after|under|upon|once)\b", re.I)
-_MODAL = r"\b(?:may|can|could|must|shall|should|will|would)\s+"
+_MODALS = r"may|can|could|must|shall|should|will|would"
+_MODAL = rf"\b(?:{_MODALS})\s+"
 # A condition that opens the clause; not a hedge ("If anything,"), nor an adjective alone ("If slow,").
 _OPENING = re.compile(
     r"\s*(?!if\s+(?:anything|so|not|only|ever|any|nothing|you\s+ask|you\s+are\s+wondering)\b|if\s+\w+,)"
@@ -119,7 +121,6 @@ _OWN = re.compile(
     rf"|typically|mostly)\b",
     re.IGNORECASE,
 )
-_NOT = re.compile(r"\b(?:not|never|no|cannot)\b|n't\b", re.IGNORECASE)
 # A verb of finding out makes "if" "whether": "will decide if the merger proceeds".
 _WHETHER = re.compile(
     r"\b(?:decides?|determines?|assess(?:es)?|asks?|knows?|sees?|establish(?:es)?|learns?|considers?"
@@ -140,9 +141,7 @@ _COND_END = re.compile(r",\s+(?:and|but|or|while|whereas|so|as|which|who)\b|,\s*
 _PERMISSION_STEMS = frozenset({"allow", "permitt", "permit", "able"})
 _PERMISSION = re.compile(r"\b(?:may|can|allowed|permitted|able)\b", re.IGNORECASE)
 # The claim's verb after its modal or permission words: "may sublet", "are allowed to sublet".
-_CLAIM_VERB = re.compile(
-    r"\b(?:(?:may|can|could|must|shall|should|will|would)|(?:allowed|permitted|able)\s+to)\s+(\w+)", re.I
-)
+_CLAIM_VERB = re.compile(rf"\b(?:{_MODALS}|(?:allowed|permitted|able)\s+to)\s+(\w+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -202,11 +201,14 @@ def _opening(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCond
 def _trailing(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCondition | None:
     """A condition right after the window's words for the claim's (or after "may only <verb> ...")."""
     end = _claim_end(claim, ev, segment)
-    if (
-        end is None
-        or _WHETHER.search(ev.text, segment[0], end)
-        or _negated_otherwise(claim, ev, (segment[0], end))
-    ):
+    if end is None or _negated_otherwise(claim, ev, (segment[0], end)):
+        return None
+    return _after_claim(claim, ev, segment, end)
+
+
+def _after_claim(claim: Parsed, ev: Parsed, segment: tuple[int, int], end: int) -> DroppedCondition | None:
+    """The condition after `end`, where the window's clause `segment` has said the claim's words."""
+    if _WHETHER.search(ev.text, segment[0], end):
         return None
     found = _following(ev, end, segment[1], _AFTER)
     if found is None and _only_before_verb(claim, ev, segment):
@@ -217,11 +219,9 @@ def _trailing(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCon
 def _plain(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
     """Whether the window's clause `segment` restates the claim, with its polarity, and no condition."""
     end = _claim_end(claim, ev, segment)
-    return (
-        end is not None
-        and not _negated_otherwise(claim, ev, (segment[0], end))
-        and _condition(claim, ev, segment) is None
-    )
+    if end is None or _negated_otherwise(claim, ev, (segment[0], end)):
+        return False
+    return _opening(claim, ev, segment) is None and _after_claim(claim, ev, segment, end) is None
 
 
 def _following(ev: Parsed, end: int, stop: int, pattern: re.Pattern[str]) -> DroppedCondition | None:
@@ -285,7 +285,7 @@ def _claim_end(claim: Parsed, ev: Parsed, span: tuple[int, int]) -> int | None:
 def _negated_otherwise(claim: Parsed, ev: Parsed, span: tuple[int, int]) -> bool:
     """Whether the window's words for the claim's deny what the claim states, or the other way round:
     "The deposit is not refundable unless ..." is no plain "is refundable" with a condition dropped."""
-    return bool(_NOT.search(claim.text)) != bool(_NOT.search(ev.text, *span))
+    return negated(claim, (0, len(claim.text))) != negated(ev, span)
 
 
 def _found(ev: Parsed, start: int, said: str) -> DroppedCondition:
