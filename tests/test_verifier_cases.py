@@ -197,27 +197,51 @@ LEASE = Document(
 )
 
 
-@pytest.mark.parametrize("answer", ["Tenants may sublet the flat.", "The deposit is refundable."])
+POLICY = Document(
+    id="policy-1",
+    text=(
+        "The bonus scheme started in 2024. Only full-time employees are eligible for the annual bonus. "
+        "Gym membership is available to new staff only."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "document"),
+    [
+        ("Tenants may sublet the flat.", LEASE),
+        ("The deposit is refundable.", LEASE),
+        # a group the document narrows with "only" (stages/narrowing.py)
+        ("Employees are eligible for the annual bonus.", POLICY),
+        ("Gym membership is available to staff.", POLICY),
+    ],
+)
 def test_a_claim_that_drops_the_documents_condition_is_flagged_not_edited(
-    real_pipeline: Pipeline, answer: str
+    real_pipeline: Pipeline, answer: str, document: Document
 ) -> None:
-    out = real_pipeline.process(Answer(id="l", query="", answer=answer, documents=(LEASE,), domain="legal"))
+    out = real_pipeline.process(
+        Answer(id="l", query="", answer=answer, documents=(document,), domain="legal")
+    )
     [claim] = out.claims
     # the model reads the pair as support; the rules read the condition (stages/restrictions.py)
     assert (claim.verdict, claim.action) == (Verdict.UNVERIFIED, Action.FLAG)
-    assert "condition" in claim.reason and "lease-1" in claim.reason
+    assert "condition" in claim.reason and document.id in claim.reason
     assert out.corrected.startswith(answer.rstrip("."))
 
 
 @pytest.mark.parametrize(
-    "answer",
+    ("answer", "document"),
     [
-        "Tenants may sublet the flat only with the landlord's written consent.",
-        "The deposit is refundable unless the flat is left damaged.",
+        ("Tenants may sublet the flat only with the landlord's written consent.", LEASE),
+        ("The deposit is refundable unless the flat is left damaged.", LEASE),
+        ("Full-time employees are eligible for the annual bonus.", POLICY),
+        ("Gym membership is available to new staff.", POLICY),
     ],
 )
-def test_a_claim_that_keeps_the_documents_condition_is_verified(real_pipeline: Pipeline, answer: str) -> None:
-    got = _verdicts(real_pipeline, answer, LEASE, "legal")
+def test_a_claim_that_keeps_the_documents_condition_is_verified(
+    real_pipeline: Pipeline, answer: str, document: Document
+) -> None:
+    got = _verdicts(real_pipeline, answer, document, "legal")
     assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
 
 

@@ -313,3 +313,218 @@ def test_only_the_given_clause_is_read() -> None:
     assert dropped_conditions(claim, Parsed.of(window), segment=(0, 28)) == []
     [found] = dropped_conditions(claim, Parsed.of(window), segment=(29, len(window)))
     assert window[found.start : found.end] == "only with consent"
+
+
+_BONUS = "Employees are eligible for the bonus."
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "group"),
+    [
+        (_BONUS, "Only full-time employees are eligible for the bonus.", "Only full-time employees"),
+        (_BONUS, "Only Grade A employees are eligible for the bonus.", "Only Grade A employees"),
+        (_BONUS, "Only R&D employees are eligible for the bonus.", "Only R&D employees"),
+        (
+            _BONUS,
+            "Only employees with five years' service are eligible for the bonus.",
+            "Only employees with five years' service",
+        ),
+        (
+            "Drivers may hire the van.",
+            "Only drivers who hold a full licence may hire the van.",
+            "Only drivers who hold a full licence",
+        ),
+        (
+            "Shareholders must disclose their stake.",
+            "Only shareholders holding more than 5% must disclose their stake.",
+            "Only shareholders holding more than 5%",
+        ),
+        # after an opening phrase, a colon or a quotation mark
+        (
+            "Investors may participate.",
+            "Under the rules, only accredited investors may participate.",
+            "only accredited investors",
+        ),
+        (
+            _BONUS,
+            "Bonus rules for employees: only full-time employees are eligible for the bonus.",
+            "only full-time employees",
+        ),
+        (_BONUS, "“Only full-time employees are eligible for the bonus.”", "Only full-time employees"),
+        (
+            _BONUS,
+            "Exclusively full-time employees are eligible for the bonus.",
+            "Exclusively full-time employees",
+        ),
+        # a recipient of "available", "open", "valid" ...
+        (
+            "The discount is available to customers.",
+            "The discount is available only to new customers.",
+            "only to new customers",
+        ),
+        (
+            "The discount is available to customers.",
+            "The discount for customers is available only to new customers.",
+            "only to new customers",
+        ),
+        (
+            "The discount is available to customers.",
+            "The discount is available to new customers only.",
+            "to new customers only",
+        ),
+        (
+            "The offer is valid in stores.",
+            "The offer is valid in selected stores only.",
+            "in selected stores only",
+        ),
+        (
+            "The discount is available to customers.",
+            "The discount is only available to new customers.",
+            "only available to new customers",
+        ),
+        (
+            "The staff canteen is open to staff.",
+            "The staff canteen is open only to permanent staff.",
+            "only to permanent staff",
+        ),
+        (
+            "Taxpayers can claim the allowance.",
+            "Only basic-rate taxpayers can claim the allowance.",
+            "Only basic-rate taxpayers",
+        ),
+        (
+            "Employees will be eligible for the bonus.",
+            "From 2026, only full-time employees will be eligible for the bonus.",
+            "only full-time employees",
+        ),
+        # "plan" is no plan to; a definition of another word is no definition of the group
+        (
+            "Employees are eligible for the health plan.",
+            "Only full-time employees are eligible for the health plan.",
+            "Only full-time employees",
+        ),
+        (
+            _BONUS,
+            'Only full-time employees are eligible for the bonus. "Employer" means the Company.',
+            "Only full-time employees",
+        ),
+    ],
+)
+def test_a_group_narrowed_by_only_is_found(claim: str, window: str, group: str) -> None:
+    assert _dropped(claim, window) == [group]
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # the claim says the group as the window does, or a word of its modifier
+        (
+            "Full-time employees are eligible for the bonus.",
+            "Only full-time employees are eligible for the bonus.",
+        ),
+        ("The Berlin office is open on Sundays.", "Only the Berlin office is open on Sundays."),
+        ("Patients over 65 should take the drug.", "Only patients aged over 65 should take the drug."),
+        (
+            "Gold card customers are eligible for the lounge.",
+            "Only customers who hold a Gold card are eligible for the lounge.",
+        ),
+        (_BONUS, "Only employees in the bonus scheme are eligible for the bonus."),
+        # "only" says when, how many, or which of a list, and the claim may name one alone
+        ("Tenants are allowed to sublet.", "Only since 2020 have tenants been allowed to sublet."),
+        ("The drug is available in Europe.", "Only in 2021 did the drug become available in Europe."),
+        ("The drug is available in Europe.", "Only last year the drug became available in Europe."),
+        ("Members may bring guests.", "Only on Sundays may members bring guests."),
+        (_BONUS, "Only this year are employees eligible for the bonus."),
+        (_BONUS, "Only 40 employees are eligible for the bonus."),
+        (_BONUS, "Only managers and employees are eligible for the bonus."),
+        ("Nurses may prescribe the drug.", "Only doctors and nurses may prescribe the drug."),
+        ("The service is available in Welsh.", "The service is available in English and Welsh only."),
+        (
+            "Ibuprofen is approved for children.",
+            "Only two painkillers are approved for children: paracetamol and ibuprofen.",
+        ),
+        (
+            "The drug is approved for children over 12.",
+            "The drug is approved only for use in children over 12.",
+        ),
+        # "the only", "not only", "only to", "only" as "merely", an activity's object
+        ("The bank is a lender offering fixed rates.", "The bank is the only lender offering fixed rates."),
+        (
+            "The market is saturated.",
+            "The company expanded into Asia, only to find that the market is saturated.",
+        ),
+        ("The deposit is refundable.", "The deposit is only partially refundable."),
+        ("The increase is due to energy prices.", "The increase is due solely to higher energy prices."),
+        ("Staff are required to attend training.", "Staff are required to attend induction training only."),
+        # the group is another part's, or the claim's words do not follow it at once
+        ("Guests may use the gym.", "Only members may use the pool, but guests may use the gym."),
+        (_BONUS, "Only full-time employees get a car and all employees are eligible for the bonus."),
+        (
+            _BONUS,
+            "Only employees with ten years' service are eligible for the pension, and all employees are "
+            "eligible for the bonus.",
+        ),
+        (_BONUS, "Only employees with five years' service normally become eligible for the bonus."),
+        # an exception the claim denies is no condition it drops
+        (
+            "Employees are not eligible for the bonus.",
+            "Only full-time employees are not eligible for the bonus.",
+        ),
+        # a thing, not a person's entitlement: some meals are served
+        ("Meals are served at the conference.", "Only vegetarian meals are served at the conference."),
+        ("Steel may be used in the kitchen.", "Only stainless steel may be used in the kitchen."),
+        # a question, a myth, a plan, the past outside the group, a definition
+        (
+            "The discount is available to customers.",
+            "Is the discount available only to new customers? No, all customers can use it.",
+        ),
+        ("Adults should get the flu vaccine.", "Myth: only older adults should get the flu vaccine."),
+        (_BONUS, "Under the proposals, only full-time employees would be eligible for the bonus."),
+        (_BONUS, "From 2026, only full-time employees will be eligible for the bonus."),
+        (
+            "Customers can open an account online.",
+            "At launch, only existing customers could open an account online.",
+        ),
+        (
+            "The service is available to customers.",
+            'In these terms, "customer" means a business customer. The service is available only to business '
+            "customers.",
+        ),
+        # the claim points back, or names the group by a word of its own
+        (
+            "These employees are eligible for the bonus.",
+            "Only full-time employees are eligible for the bonus.",
+        ),
+        (
+            "Prime members are entitled to free delivery.",
+            "Only Amazon Prime members are entitled to free delivery.",
+        ),
+        (
+            "Patients who are pregnant should avoid the drug.",
+            "Only female patients who are pregnant should avoid the drug.",
+        ),
+        ("RNs may administer the drug.", "Only registered nurses (RNs) may administer the drug."),
+        # another group, a list in symbols, an identifying "of", counts in capitals or words
+        (_BONUS, "Only large employers are eligible for the bonus."),
+        ("Nurses may prescribe the drug.", "Only doctors & nurses may prescribe the drug."),
+        ("Members may use the pool.", "Only members of the club may use the pool."),
+        (_BONUS, "Only Two Employees Are Eligible For The Bonus."),
+        (_BONUS, "Only thirty employees are eligible for the bonus."),
+        # a recipient of form, place, purpose or time, or of a predicate that restricts already
+        ("Dividends are paid in sterling.", "Dividends are paid only in pounds sterling."),
+        ("The grant is available to students.", "The grant is available only to help students pay fees."),
+        ("The card is valid for the year.", "The card is valid only for the calendar year."),
+        ("Access is restricted to staff.", "Access is restricted to authorised clinical staff only."),
+        ("The watch is sold in boutiques.", "The watch is sold in the company's own boutiques only."),
+        ("The discount is available to customers.", "The discount is available to [...] only."),
+        # a count with a hyphen; what a thing may do; "will" inside another word of the claim
+        (_BONUS, "Only twenty-five employees are eligible for the bonus."),
+        ("Tablets can cause drowsiness.", "Only extended-release tablets can cause drowsiness."),
+        (
+            "Employees are eligible for the goodwill payment.",
+            "From 2026, only full-time employees will be eligible for the goodwill payment.",
+        ),
+    ],
+)
+def test_no_group_is_narrowed(claim: str, window: str) -> None:
+    assert _dropped(claim, window) == []

@@ -2,9 +2,10 @@
 
 The slot aligner (`workers.stages.align`) pairs a claim's values with a window's by the words around
 them; these read what that pairing cannot: a charge the claim denies and the window attaches
-(`stages.conditions`), a condition the claim drops (`stages.restrictions`), a role the window gives
-another holder (`stages.roles`), a nationality said in another order (`stages.nationality`), an
-outcome said the other way round (`stages.outcomes`), a movement or result said the other way round
+(`stages.conditions`), a condition the claim drops or a group it widens past the window's "only"
+(`stages.restrictions`, `stages.narrowing`), a role the window gives another holder
+(`stages.roles`), a nationality said in another order (`stages.nationality`), an outcome said the
+other way round (`stages.outcomes`), a movement or result said the other way round
 (`stages.directions`), a rank said otherwise (`stages.ranks`), one word of a closed set said as
 another (`stages.swaps`). Each stage module decides when to speak; here its finding becomes a
 `Conflict` the checker weighs like a value conflict.
@@ -82,8 +83,9 @@ def charge_conflicts(claim: Parsed, ev: Parsed) -> list[Conflict]:
 
 
 def condition_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:
-    """What the claim states plainly and the window's clause `segment` only under a condition
-    (`stages.restrictions`). Never fixed: the claim is flagged (`stages.decide`)."""
+    """What the claim states plainly and the window's clause `segment` only under a condition, or
+    only of a narrower group (`stages.restrictions`). Never fixed: the claim is flagged
+    (`stages.decide`)."""
     return [
         Conflict(f"condition: the claim drops it, evidence says {d.condition!r}", _STRENGTH)
         for d in dropped_conditions(claim, ev, segment=segment)

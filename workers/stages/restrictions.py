@@ -41,7 +41,10 @@ So it reads narrowly:
   wish", "as long as they like", "unless they prefer"); a verb of finding out before "if" makes it
   "whether" ("will decide if ..."); an opening condition or another clause that says it plainly
   counts only with the claim's polarity. "excluding" qualifies a figure's basis ("£20, excluding
-  VAT"; "25 days, excluding bank holidays"), not a permission, and is not read.
+  VAT"; "25 days, excluding bank holidays"), not a permission, and is not read;
+- or "only" (or "solely", "exclusively") narrows one of the claim's groups with words the claim
+  does not say ("Only full-time employees are eligible", "available only to new customers"):
+  `stages.narrowing`, where what it reads and why is told.
 
 Usage::
 
@@ -57,6 +60,7 @@ from dataclasses import dataclass
 
 from workers.stages.align import Parsed
 from workers.stages.clauses import negated
+from workers.stages.narrowing import narrowed_group
 from workers.stages.slots import terms_match, values_match
 
 __all__ = ["DroppedCondition", "dropped_conditions"]
@@ -181,8 +185,15 @@ def _reads(claim: Parsed) -> bool:
 
 
 def _condition(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCondition | None:
-    """The condition that opens the clause `segment`, or follows the claim's words in it."""
-    return _opening(claim, ev, segment) or _trailing(claim, ev, segment)
+    """The condition that opens the clause `segment`, follows the claim's words in it, or narrows
+    one of them with "only"."""
+    return _opening(claim, ev, segment) or _trailing(claim, ev, segment) or _narrowed(claim, ev, segment)
+
+
+def _narrowed(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCondition | None:
+    """A group of the claim's that the window's clause narrows with "only" (`stages.narrowing`)."""
+    found = narrowed_group(claim, ev, segment=segment)
+    return None if found is None else _found(ev, found[0], ev.text[found[0] : found[1]])
 
 
 def _opening(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> DroppedCondition | None:
@@ -221,7 +232,11 @@ def _plain(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> bool:
     end = _claim_end(claim, ev, segment)
     if end is None or _negated_otherwise(claim, ev, (segment[0], end)):
         return False
-    return _opening(claim, ev, segment) is None and _after_claim(claim, ev, segment, end) is None
+    return (
+        _opening(claim, ev, segment) is None
+        and _after_claim(claim, ev, segment, end) is None
+        and _narrowed(claim, ev, segment) is None
+    )
 
 
 def _following(ev: Parsed, end: int, stop: int, pattern: re.Pattern[str]) -> DroppedCondition | None:
