@@ -48,16 +48,13 @@ from __future__ import annotations
 import itertools
 import re
 
+from workers.stages._text import wordset
 from workers.stages.align import Parsed, covered
-from workers.stages.clauses import negated
+from workers.stages.clauses import negated, stems_between
 from workers.stages.slots import terms_match, values_match
 from workers.stages.terms import content_terms
 
 __all__ = ["narrowed_group"]
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 _ONLY = re.compile(r"(?<![\w'’-])(?:only|solely|exclusively)(?![\w'’-])", re.IGNORECASE)
@@ -68,7 +65,7 @@ _NOT_NARROWING = re.compile(r"(?<![\w'’-])(?:the|an?|its|their|his|her|our|my|
 # time, a degree, or a verb of purpose. "only" then tells when, how many, how much, what for or
 # which of a list, and the claim may say less ("Only in 2021 did ...", "Only three branches ...",
 # "Only minor changes ...", "available only to help students pay fees").
-_NOT_GROUP = _words(
+_NOT_GROUP = wordset(
     """a an one two three four five six seven eight nine ten eleven twelve twenty dozen hundred this that
     these some any all each every no few several many most half last next later earlier first and or nor
     but if then now when where while once twice since until after before by of with from in on at to for
@@ -89,37 +86,37 @@ _RECIPIENT = re.compile(
 )
 # What opens a modifier after a group's noun ("Only employees with five years' service ...") and
 # the verb that ends it ("... are eligible"); also where a claim's own group ends.
-_POST = _words(
+_POST = wordset(
     """who that whose with aged over under above below from in at holding earning living enrolled
     registered employed resident"""
 )
 # A recipient that is a time or a purpose is how long or what for, not for whom ("valid only for
 # the calendar year", "available only for private hire").
-_TIME = _words(
+_TIME = wordset(
     "year years month months week weeks day days hour hours period term season quarter night hire use sale"
 )
 # A claim that points back ("These employees are eligible") says the group an earlier sentence named.
-_POINTING = _words("these those such this that")
-_MODAL_WORDS = _words("may might can could must shall should will would")
+_POINTING = wordset("these those such this that")
+_MODAL_WORDS = wordset("may might can could must shall should will would")
 _ENTITLED = re.compile(
     r"eligible|entitled|allowed|permitted|required|obliged|obligated|able|liable|exempt|invited|welcome"
     r"|qualified|authori[sz]ed|licen[cs]ed|covered|insured|responsible",
     re.IGNORECASE,
 )
 # What a thing may do, not a person ("Only extended-release tablets can cause drowsiness").
-_CHANCE = _words(
+_CHANCE = wordset(
     """not have only contain contains cause include affect vary change occur result lead increase reduce
     differ interact trigger produce damage harm exceed fail break expire"""
 )
-_TO_DO = _words("required allowed permitted obliged obligated able")
-_VERB = _words(
+_TO_DO = wordset("required allowed permitted obliged obligated able")
+_VERB = wordset(
     """is are be may might can could must shall should will would do does remain remains become becomes
     qualify qualifies get gets receive receives need needs"""
 )
 # Where a part of the clause ends ("Only members may use the pool, but guests may use the gym");
 # not a thousands separator.
 _PART_END = re.compile(r",(?!\d)|;|:|\s(?:and|but|or|whereas|while|yet)\s", re.IGNORECASE)
-_JOINS = _words("and or but nor & whereas while yet")
+_JOINS = wordset("and or but nor & whereas while yet")
 _TRAILING = re.compile(
     r"(?P<pred>[\w'’-]+)\s+(?P<group>(?:to|for|in|at|on)(?:\s+[^\s,;:()]+){1,5}?)\s+(?:only|solely|exclusively)"
     r"(?=\s*(?:[.,;:!?)]|\Z))",
@@ -149,6 +146,8 @@ _DEFINES = re.compile(
 def narrowed_group(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> tuple[int, int] | None:
     """(start, end) in the window of the group its clause `segment` narrows with "only" and words the
     claim does not say, where the claim says the whole group; None where there is none."""
+    if not _ONLY.search(ev.text, *segment):  # every shape holds "only" (or "solely", "exclusively")
+        return None
     if negated(claim, (0, len(claim.text))) or _FRAMED.search(ev.text, *segment):
         return None
     if _WILL.search(ev.text, *segment) and not _WILL.search(claim.text):
@@ -235,7 +234,8 @@ def _bare(claim: Parsed, head: str, *, subject: bool) -> bool:
     over 65 should" nor "Patients who ..."); a recipient right after its preposition (the last of
     the claim's mentions), the claim's last word."""
     words = _TOKEN.findall(claim.text)
-    at = [i for i, w in enumerate(words) if _claims_word(w, head)]
+    heads = {t.stem for t in content_terms(head)}
+    at = [i for i, w in enumerate(words) if any(t.stem in heads for t in content_terms(w))]
     if not at:
         return False
     if not subject:
@@ -324,9 +324,8 @@ def _part(ev: Parsed, segment: tuple[int, int], group: tuple[int, int]) -> tuple
 
 def _said(claim: Parsed, ev: Parsed, span: tuple[int, int]) -> bool:
     """Whether the window's `span` says every content word and value of the claim."""
-    theirs = [t.stem for t in ev.terms if span[0] <= t.start < span[1]]
     values = [v for v in ev.values if span[0] <= v.start < span[1]]
-    words = covered([t.stem for t in claim.terms], theirs) == 1.0
+    words = covered([t.stem for t in claim.terms], stems_between(ev, *span, values=True)) == 1.0
     return words and all(any(values_match(c, v) for v in values) for c in claim.values)
 
 
@@ -334,10 +333,6 @@ def _claims(claim: Parsed, word: str) -> bool:
     """Whether `word` is one of the claim's content words: the same stem ("employees" is no
     "employers", which a prefix would match)."""
     return any(c.stem == t.stem for t in content_terms(word) for c in claim.terms)
-
-
-def _claims_word(word: str, head: str) -> bool:
-    return any(a.stem == b.stem for a in content_terms(word) for b in content_terms(head))
 
 
 def _not_group(word: str) -> bool:
@@ -351,8 +346,6 @@ def _not_group(word: str) -> bool:
 def _unsaid(claim: Parsed, ev: Parsed, span: tuple[int, int]) -> bool:
     """Whether the window says in `span` a word or a value the claim does not say."""
     stems = [t.stem for t in claim.terms]
-    words = (t for t in ev.terms if span[0] <= t.start < span[1])
     values = (v for v in ev.values if span[0] <= v.start < span[1])
-    return any(not any(terms_match(s, t.stem) for s in stems) for t in words) or any(
-        not any(values_match(c, v) for c in claim.values) for v in values
-    )
+    new_word = any(not any(terms_match(s, w) for s in stems) for w in stems_between(ev, *span, values=True))
+    return new_word or any(not any(values_match(c, v) for c in claim.values) for v in values)
