@@ -206,6 +206,58 @@ POLICY = Document(
 )
 
 
+COVER = Document(
+    id="cover-1",
+    text=(
+        "The policy covers all losses excluding theft and flood. Accidental damage is covered worldwide. "
+        "Cosmetic damage is excluded."
+    ),
+)
+
+
+DOSES = Document(
+    id="doses-1", text="Adults under 65 should take 10 mg daily. The tablets are taken with water."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "document", "why"),
+    [
+        # an item the document excepts (stages/exceptions.py), in its sentence or one of its own
+        ("The policy covers theft.", COVER, "exception"),
+        ("The policy covers cosmetic damage.", COVER, "exception"),
+        # a bound the document states the other way round (backends/shapes.py, bound_conflicts)
+        ("Patients over 65 should take 10 mg daily.", DOSES, "bound"),
+    ],
+)
+def test_a_claim_of_what_the_document_excepts_is_flagged_not_edited(
+    real_pipeline: Pipeline, answer: str, document: Document, why: str
+) -> None:
+    out = real_pipeline.process(
+        Answer(id="x", query="", answer=answer, documents=(document,), domain="legal")
+    )
+    [claim] = out.claims
+    # the model reads these pairs as support (P(support) 0.8-0.9); the rules read the exception
+    assert (claim.verdict, claim.action) == (Verdict.UNVERIFIED, Action.FLAG)
+    assert f"{why}:" in claim.reason and document.id in claim.reason
+    assert out.corrected.startswith(answer.rstrip("."))
+
+
+@pytest.mark.parametrize(
+    ("answer", "document"),
+    [
+        ("Accidental damage is covered worldwide.", COVER),
+        ("The policy covers accidental damage worldwide.", COVER),
+        ("Adults under 65 should take 10 mg daily.", DOSES),
+    ],
+)
+def test_a_claim_the_exception_leaves_alone_is_verified(
+    real_pipeline: Pipeline, answer: str, document: Document
+) -> None:
+    got = _verdicts(real_pipeline, answer, document, "legal")
+    assert list(got.values()) == [(Verdict.VERIFIED, Action.KEEP)]
+
+
 @pytest.mark.parametrize(
     ("answer", "document"),
     [

@@ -989,3 +989,38 @@ def test_a_denial_under_a_condition_is_neither_support_nor_a_fix(window: str) ->
     result = _judge("The offer is binding.", window)
     assert result.label is not Judgement.SUPPORT
     assert result.fixes == ()
+
+
+def test_an_exclusion_outranks_another_windows_support_that_does_not_name_the_item() -> None:
+    whole = "The policy covers accidental damage and fire. Theft is excluded from cover."
+    result = _judge("The policy covers theft.", "The policy covers accidental damage and fire.", whole)
+    assert result.label is Judgement.CONTRADICT
+    assert "exception: evidence says 'Theft is excluded'" in result.reason
+    assert result.fixes == ()
+    # a window that says the claim itself still supports it
+    stated = _judge("The policy covers theft.", "The policy covers theft and fire.", whole)
+    assert stated.label is Judgement.SUPPORT
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        (
+            "The store does not accept American Express.",
+            "The store accepts all major cards except American Express.",
+        ),
+        (
+            "Wear and tear is not covered.",
+            "The policy covers accidental damage and fire but excludes wear and tear.",
+        ),
+        (
+            "Contractors are not eligible for the scheme.",
+            "Apart from contractors, all staff are eligible for the scheme.",
+        ),
+    ],
+)
+def test_a_denial_of_what_the_window_excepts_is_never_undone(claim: str, window: str) -> None:
+    # the "not" is the window's exception said plainly: removing it would make the claim wrong
+    result = _judge(claim, window)
+    assert result.label is not Judgement.CONTRADICT
+    assert result.fixes == ()

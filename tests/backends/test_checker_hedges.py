@@ -387,3 +387,82 @@ def test_every_is_never_made_a_quantifier_of_another_number() -> None:
     ]:
         result = _judge(claim, window)
         assert result.fixes == () and result.label is not Judgement.SUPPORT, _apply(claim, result)
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "said"),
+    [
+        ("Patients over 65 should take 10 mg daily.", "Adults under 65 should take 10 mg daily.", "over 65"),
+        ("People aged 18 and over can vote.", "People aged 18 and under can vote.", "over 18"),
+        ("The offer applies to orders over $100.", "The offer applies to orders under $100.", "over $100"),
+        ("Applicants must be under 21.", "Applicants must be at least 21.", "under 21"),
+        ("Visitors younger than 16 may enter.", "Visitors older than 16 may enter.", "under 16"),
+        (
+            "Vaccination is advised for adults under 65.",
+            "Vaccination is advised for adults aged 65 and older.",
+            "under 65",
+        ),
+        (
+            "Orders over $100 pay a $5 shipping fee.",
+            "Orders under $100 pay a $5 shipping fee. Orders over $100 ship free.",
+            "over $100",
+        ),
+    ],
+)
+def test_a_bound_the_window_states_the_other_way_round_is_a_conflict_never_fixed(
+    claim: str, window: str, said: str
+) -> None:
+    result = _judge(claim, window)
+    assert result.label is Judgement.CONTRADICT
+    assert f"bound: {said}" in result.reason
+    assert result.fixes == ()
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # the sentence states the claim's bound too: a movement across the value, or both groups
+        (
+            "Inflation rose above 7% in March.",
+            "Inflation had been below 7% for a year before it rose above 7% in March.",
+        ),
+        ("Shares closed above $50.", "Shares opened below $50 but closed above $50."),
+        ("People under 18 cannot vote.", "People aged 18 and over can vote; people under 18 cannot."),
+        # the window's bound is inside an exception, names the claim's group by its side, states other
+        # figures, or denies what the claim denies not
+        (
+            "The vaccine is recommended for children over 5.",
+            "The vaccine is recommended for everyone except children under 5.",
+        ),
+        (
+            "Patients over 65 should take 5 mg.",
+            "Adults under 65 should take 10 mg daily. Older patients should take 5 mg.",
+        ),
+        ("Patients over 65 take 5 mg.", "Adults up to 65 take 10 mg. For older patients the dose is 5 mg."),
+        (
+            "Travellers younger than 70 do not need a medical certificate.",
+            "Travellers older than 70 need a medical certificate. Travellers younger than 70 do not.",
+        ),
+        (
+            "Students under 16 pay £5.",
+            "Adults pay £12. Students over 16 pay £8, and younger students pay £5.",
+        ),
+        # a bound the window writes as "no more than" is no denial of the claim's
+        (
+            "Carers earning more than £151 a week cannot get the allowance.",
+            "The allowance is paid to carers who earn no more than £151 a week.",
+        ),
+        # "and over" before another figure is that figure's
+        ("The tunnel runs under 2 rivers.", "The tunnel runs under 2 rivers and over 2 fault lines."),
+    ],
+)
+def test_a_bound_the_sentence_also_states_is_no_conflict(claim: str, window: str) -> None:
+    assert "bound:" not in _judge(claim, window).reason
+
+
+def test_an_opposite_bound_a_value_conflict_fixes_is_still_fixed() -> None:
+    claim = "Turnout was over 60% in 2020."
+    result = _judge(claim, "Turnout was under 60% in 2020.")
+    assert result.label is Judgement.CONTRADICT
+    assert "bound:" not in result.reason
+    assert _apply(claim, result) == "Turnout was under 60% in 2020."

@@ -320,3 +320,17 @@ def test_units_are_read_as_before() -> None:
     assert canonical_unit("per cent") == "%"
     assert canonical_unit("percentage points") == "pp"
     assert canonical_unit("") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "mode"),
+    [
+        ("Visitors older than 16 may enter.", ">"),
+        ("Visitors younger than 16 may enter.", "<"),
+        # "and over" before another figure bounds that one, not this
+        ("The tunnel runs 2 km and over 2 fault lines.", "="),
+        ("People aged 18 and over can vote.", ">"),
+    ],
+)
+def test_a_bound_is_read_from_its_own_words_only(text: str, mode: str) -> None:
+    assert extract_slots(text)[0].figure.hedge.mode == mode  # type: ignore[union-attr]

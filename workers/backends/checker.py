@@ -44,9 +44,11 @@ from workers.backends.negation import (
 )
 from workers.backends.shapes import (
     Conflict,
+    bound_conflicts,
     charge_conflicts,
     condition_conflicts,
     direction_conflicts,
+    exception_conflicts,
     fixed_starts,
     nationality_conflicts,
     outcome_conflicts,
@@ -58,6 +60,7 @@ from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
 from workers.stages.align import Pair, Parsed, changed_by, covered, is_comparative
+from workers.stages.exceptions import denied_exception
 from workers.stages.guises import counted_alone, counts_alike, paired_values
 from workers.stages.hedges import rewritten
 from workers.stages.kinds import region_of
@@ -98,6 +101,7 @@ class _Reading:
     fixes: tuple[SlotFix, ...] = ()
     strength: float = 0.0
     doubt: bool = False  # a negation over words the window does not restate: the rules abstain
+    excludes: bool = False  # the window excludes what the claim states (`Conflict.excludes`)
 
 
 class OfflineChecker:
@@ -131,7 +135,7 @@ class OfflineChecker:
             self._read_window(read, ev, w, pair, locked | _outweighed(stated, pair[1]), roles=roles)
             for ev, w, pair in zip(evs, windows, paired, strict=True)
         ]
-        best = _pick(readings)
+        best = _excluded_over(_pick(readings), readings, read, evs)
         cited = evs[next(i for i, r in enumerate(readings) if r is best)]
         best = _onto_original(_noted(best, read), claim.text, text)
         extra = {
@@ -201,6 +205,8 @@ class OfflineChecker:
             and not self._agrees_elsewhere(claim, ev)
             # "Acme is not the largest bank" against "the second-largest": the "not" is the window's rank
             and not ranked_otherwise(claim, ev, segment=segment)
+            # "does not accept Amex" against "accepts all cards except Amex": the "not" is the exception
+            and not denied_exception(claim, ev, segment=segment)
         ):
             fixed = fixed_starts(found)
             # Names are the negation's own business (`_names_subject`); a figure or date must be stated.
@@ -223,6 +229,9 @@ class OfflineChecker:
             found += nationality_conflicts(claim, ev, locked | fixed_starts(found))
             found += swaps_whole(claim, ev, segment, pairs, found)
             unfixable = outcome_conflicts(claim, ev, segment) + condition_conflicts(claim, ev, segment)
+            unfixable += exception_conflicts(claim, ev, segment)
+            fixes = [f for c in found for f in c.fixes]
+            unfixable += bound_conflicts(claim, ev, pairs, fixes=fixes, min_context=self._min_context)
             # a window that reports the opposite decision or a condition the claim drops, a movement no
             # word fixes, or a word of the claim it denies elsewhere fixes none of the claim's values
             if unfixable or any(not c.fixes for c in moved) or denied_elsewhere(claim, ev, segment, found):
@@ -376,6 +385,17 @@ def _pick(readings: list[_Reading]) -> _Reading:
     return max(readings, key=lambda r: (rank[r.label], r.strength, r.overlap, r.window.score))
 
 
+def _excluded_over(best: _Reading, readings: list[_Reading], claim: Parsed, evs: list[Parsed]) -> _Reading:
+    """A window that excludes what the claim states ("The policy covers fire. Theft is excluded.")
+    outranks another window's support that does not say every word of the claim: the cover that
+    window lists is not the claim's item."""
+    excluding = next((r for r in readings if r.excludes), None)
+    if best.label is not Judgement.SUPPORT or excluding is None:
+        return best
+    ev = evs[next(i for i, r in enumerate(readings) if r is best)]
+    return best if covered([t.stem for t in claim.terms], stems(ev, (0, len(ev.text)))) == 1.0 else excluding
+
+
 def _support(pairs: list[Pair], window: Evidence, overlap: float, cite: str) -> _Reading:
     if pairs:
         listed = ", ".join(f"{p.slot.kind.value} {p.slot.text}" for p in pairs)
@@ -392,7 +412,10 @@ def _contradiction(conflicts: list[Conflict], window: Evidence, overlap: float, 
     reason = "; ".join(c.reason for c in conflicts) + f" {cite}"
     fixes = tuple(f.model_copy(update={"evidence_doc_id": window.doc_id}) for c in conflicts for f in c.fixes)
     confidence = min(1.0, 0.5 + 0.3 * strength + 0.15 * overlap)
-    return _Reading(Judgement.CONTRADICT, reason, window, overlap, confidence, fixes, strength)
+    excludes = any(c.excludes for c in conflicts)
+    return _Reading(
+        Judgement.CONTRADICT, reason, window, overlap, confidence, fixes, strength, excludes=excludes
+    )
 
 
 def _value_conflict(pair: Pair, text: str, window: str) -> Conflict:

@@ -3,12 +3,13 @@
 The slot aligner (`workers.stages.align`) pairs a claim's values with a window's by the words around
 them; these read what that pairing cannot: a charge the claim denies and the window attaches
 (`stages.conditions`), a condition the claim drops or a group it widens past the window's "only"
-(`stages.restrictions`, `stages.narrowing`), a role the window gives another holder
-(`stages.roles`), a nationality said in another order (`stages.nationality`), an outcome said the
-other way round (`stages.outcomes`), a movement or result said the other way round
-(`stages.directions`), a rank said otherwise (`stages.ranks`), one word of a closed set said as
-another (`stages.swaps`). Each stage module decides when to speak; here its finding becomes a
-`Conflict` the checker weighs like a value conflict.
+(`stages.restrictions`, `stages.narrowing`), an item it states that the window excepts
+(`stages.exceptions`), a figure the window bounds the other way round ("over 65" against "under
+65"), a role the window gives another holder (`stages.roles`), a nationality said in another order
+(`stages.nationality`), an outcome said the other way round (`stages.outcomes`), a movement or
+result said the other way round (`stages.directions`), a rank said otherwise (`stages.ranks`), one
+word of a closed set said as another (`stages.swaps`). Each stage module decides when to speak;
+here its finding becomes a `Conflict` the checker weighs like a value conflict.
 
 Usage::
 
@@ -19,25 +20,32 @@ Usage::
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 
 from workers.messages import SlotFix
-from workers.stages.align import Parsed
+from workers.stages.align import Pair, Parsed
 from workers.stages.conditions import charge_clashes
 from workers.stages.directions import direction_clashes
+from workers.stages.exceptions import excepted, qualified
+from workers.stages.hedges import EXACT
 from workers.stages.nationality import nationality_clashes
 from workers.stages.outcomes import outcome_clashes
 from workers.stages.ranks import rank_clashes
 from workers.stages.restrictions import dropped_conditions
 from workers.stages.roles import role_clashes
+from workers.stages.slot_types import Slot
+from workers.stages.slots import values_match
 from workers.stages.swaps import swap_clashes
 
 __all__ = [
     "Conflict",
+    "bound_conflicts",
     "charge_conflicts",
     "condition_conflicts",
     "direction_conflicts",
+    "exception_conflicts",
     "fixed_starts",
     "nationality_conflicts",
     "outcome_conflicts",
@@ -58,6 +66,9 @@ class Conflict:
     fixes: tuple[SlotFix, ...] = ()
     doubt: bool = False
     unstated: bool = False  # the window says something stronger: not a conflict, but not found either
+    # The window excludes the claim's item ("Theft is excluded."): it outranks another window's support
+    # that does not name the item (the checker's `_excluded_over`).
+    excludes: bool = False
 
 
 def fixed_starts(conflicts: Collection[Conflict]) -> set[int]:
@@ -65,10 +76,75 @@ def fixed_starts(conflicts: Collection[Conflict]) -> set[int]:
     return {f.start for c in conflicts for f in c.fixes}
 
 
+_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)")
+# A group named by its side of a bound: "older patients", "younger workers".
+_SIDES = re.compile(r"\b(?:older|younger|elder)\b(?!\s+than)", re.IGNORECASE)
+# ... not a bound after a figure: "aged 18 and older", "six months or older".
+_AFTER_FIGURE = re.compile(r"(?:\d|\byears?|\bmonths?)\s+(?:and|or)\s+\Z", re.IGNORECASE)
 # A shape read whole is as sure as a value conflict with every word around it shared.
 _STRENGTH = 0.8
 # A movement's conflict weighs as it did when the checker read it alone.
 _MOVED = 0.6
+
+
+def bound_conflicts(
+    claim: Parsed, ev: Parsed, pairs: Sequence[Pair], *, fixes: Collection[SlotFix], min_context: float
+) -> list[Conflict]:
+    """A figure the window bounds the other way round, in words like the claim's ("Patients over 65"
+    against "Adults under 65", "under 21" against "at least 21"), that no value conflict fixes already:
+    another group than the claim's, so never fixed (`stages.decide` flags). Not where the window's
+    sentence also states the claim's group (its bound: "had been below 7% before it rose above 7%";
+    "older", "younger": "Adults under 65 take 10 mg. Older patients take 5 mg."), states other
+    figures than the claim's, or excepts or denies where the claim does not, or the other way round
+    ("everyone except children under 5")."""
+    return [
+        Conflict(
+            f"bound: {_side(p.slot)} {p.slot.text} in claim, {_side(p.other)} {p.other.text} in evidence",
+            _STRENGTH,
+        )
+        for p in pairs
+        if p.other is not None
+        and not p.equal
+        and not any(f.start < p.slot.end and p.slot.start < f.end for f in fixes)
+        and p.context >= min_context
+        and _opposite_bounds(p.slot, p.other)
+        and not _other_group(claim, ev, p.slot, p.other.start)
+    ]
+
+
+def _opposite_bounds(a: Slot, b: Slot) -> bool:
+    """Whether two figures bound one value the other way round ("over 65" against "under 65", "18 and
+    over" against "18 and under"): broken however loosely worded, and no fix of one figure mends it."""
+    if a.figure is None or b.figure is None or {a.figure.hedge.mode, b.figure.hedge.mode} != {"<", ">"}:
+        return False
+    return bool(
+        values_match(
+            replace(a, figure=replace(a.figure, hedge=EXACT)),
+            replace(b, figure=replace(b.figure, hedge=EXACT)),
+        )
+    )
+
+
+def _other_group(claim: Parsed, ev: Parsed, slot: Slot, at: int) -> bool:
+    """Whether the window's sentence around `at` (its clauses after a ";" included) may be about
+    another group than the claim's, or name the claim's too: it states the claim's bound as well
+    ("18 and over can vote; people under 18 cannot"), an "older" or "younger" group, a figure of the
+    claim's otherwise, or excepts or denies where the claim does not, or the other way round
+    ("Travellers younger than 70 do not need a certificate" against "older than 70 need one")."""
+    starts = [m.end() for m in _SENTENCE_END.finditer(ev.text, 0, at)]
+    end = _SENTENCE_END.search(ev.text, at)
+    lo, hi = (starts[-1] if starts else 0), (end.start() if end else len(ev.text))
+    values = [v for v in ev.values if lo <= v.start < hi]
+    sides = (m for m in _SIDES.finditer(ev.text, lo, hi) if not _AFTER_FIGURE.search(ev.text, lo, m.start()))
+    if any(values_match(slot, v) for v in values) or next(sides, None):
+        return True
+    if not all(any(values_match(c, v) for v in values) for c in claim.values if c is not slot):
+        return True
+    return qualified(ev.text[lo:hi]) != qualified(claim.text)
+
+
+def _side(slot: Slot) -> str:
+    return "over" if slot.figure is not None and slot.figure.hedge.mode == ">" else "under"
 
 
 def charge_conflicts(claim: Parsed, ev: Parsed) -> list[Conflict]:
@@ -90,6 +166,14 @@ def condition_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> 
         Conflict(f"condition: the claim drops it, evidence says {d.condition!r}", _STRENGTH)
         for d in dropped_conditions(claim, ev, segment=segment)
     ]
+
+
+def exception_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> list[Conflict]:
+    """What the claim states of an item that the window's clause `segment` states of everything but it
+    (`stages.exceptions`). Never fixed: the claim is flagged (`stages.decide`)."""
+    span = excepted(claim, ev, segment=segment)
+    said = ev.text[span[0] : span[1]] if span else ""
+    return [Conflict(f"exception: evidence says {said!r}", _STRENGTH, excludes=True)] if span else []
 
 
 def role_conflicts(claim: Parsed, ev: Parsed) -> list[Conflict]:

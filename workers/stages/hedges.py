@@ -72,12 +72,12 @@ _WORDS: tuple[tuple[HedgeMode, str], ...] = (
     (
         ">",
         r"over|more\s+than|above|at\s+least|exceeding|upwards?\s+of|in\s+excess\s+of|greater\s+than"
-        r"|higher\s+than|a\s+minimum\s+of",
+        r"|higher\s+than|older\s+than|a\s+minimum\s+of",
     ),
     (
         "<",
         # not "as many as": in a report it states the peak ("As many as 40 were hurt" against 32 is wrong)
-        r"under|less\s+than|fewer\s+than|lower\s+than|below|up\s+to|at\s+most|a\s+maximum\s+of",
+        r"under|less\s+than|fewer\s+than|lower\s+than|younger\s+than|below|up\s+to|at\s+most|a\s+maximum\s+of",
     ),
 )
 _HEDGES = tuple((mode, re.compile(rf"\b{_MODIFIER}(?:{w})\s+\Z", re.IGNORECASE)) for mode, w in _WORDS)
@@ -167,11 +167,12 @@ _CHANGE_NEAR = re.compile(rf"\b(?:{_VERBS}|{_CHANGED})\b(?:\W+\w+){{0,3}}\W+\Z",
 _CHANGE_FAR = re.compile(rf"\b(?:{_VERBS}|{_ADJECTIVES})\b", re.IGNORECASE)
 _FROM = re.compile(r"\bfrom\s+\Z", re.IGNORECASE)
 _TALLY_AFTER = re.compile(r"\s+(?:against|in\s+favou?r|votes?)\b", re.IGNORECASE)
-# "50 or more", "18 years or older", "65 and over", "65+": a bound written after the figure; "The
+# "50 or more", "18 years or older", "65 and over", "65+": a bound written after the figure (not "under
+# 2 rivers and over 2 fault lines": the next figure's); "The
 # maximum fine is $25,000", "a minimum age of 18": one said by a word before it in its clause.
 _AFTER = re.compile(
     r"(?:\s+\w+)?\s+(?:or\s+(?P<way>more|over|above|older|greater|higher|less|fewer|under|below|younger|lower)"
-    r"|and\s+(?P<and>over|above|up|under|below))\b(?!\s+than)|(?P<plus>\+)",
+    r"|and\s+(?P<and>over|above|up|under|below|older|younger))\b(?!\s+(?:than|[$£€]?\d))|(?P<plus>\+)",
     re.IGNORECASE,
 )
 _UP = frozenset({"more", "over", "above", "older", "greater", "higher"})
