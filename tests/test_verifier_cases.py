@@ -266,6 +266,8 @@ def test_a_claim_the_exception_leaves_alone_is_verified(
         # a group the document narrows with "only" (stages/narrowing.py)
         ("Employees are eligible for the annual bonus.", POLICY),
         ("Gym membership is available to staff.", POLICY),
+        # or names the other part of it
+        ("Part-time employees are eligible for the annual bonus.", POLICY),
     ],
 )
 def test_a_claim_that_drops_the_documents_condition_is_flagged_not_edited(

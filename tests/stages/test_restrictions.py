@@ -408,6 +408,32 @@ _BONUS = "Employees are eligible for the bonus."
             'Only full-time employees are eligible for the bonus. "Employer" means the Company.',
             "Only full-time employees",
         ),
+        # a claim's group that names the other part, by a pair of words or by "non-" / "un-"
+        (
+            "Part-time employees are eligible for the bonus.",
+            "Only full-time employees are eligible for the bonus.",
+            "Only full-time employees",
+        ),
+        (
+            "Existing customers may apply for the card.",
+            "Only new customers may apply for the card.",
+            "Only new customers",
+        ),
+        (
+            "Junior doctors may prescribe the drug.",
+            "Only senior doctors may prescribe the drug.",
+            "Only senior doctors",
+        ),
+        (
+            "Non-resident owners must pay the surcharge.",
+            "Only resident owners must pay the surcharge.",
+            "Only resident owners",
+        ),
+        (
+            "Unlicensed drivers may rent the van.",
+            "Only licensed drivers may rent the van.",
+            "Only licensed drivers",
+        ),
     ],
 )
 def test_a_group_narrowed_by_only_is_found(claim: str, window: str, group: str) -> None:
@@ -418,6 +444,37 @@ def test_a_group_narrowed_by_only_is_found(claim: str, window: str, group: str) 
     ("claim", "window"),
     [
         # the claim says the group as the window does, or a word of its modifier
+        # a part of the window's group, the same part said another way, or a part the window names
+        (
+            "New full-time employees are eligible for the bonus.",
+            "Only full-time employees are eligible for the bonus.",
+        ),
+        (
+            "Fulltime employees are eligible for the bonus.",
+            "Only full-time employees are eligible for the bonus.",
+        ),
+        ("First-time customers may apply for the card.", "Only new customers may apply for the card."),
+        ("Elderly patients may receive the vaccine.", "Only adult patients may receive the vaccine."),
+        (
+            "Existing customers may apply for the card.",
+            "Only new customers may apply directly for the card; existing customers must apply through their "
+            "account manager.",
+        ),
+        # the window's "only" says a kind of the claim's thing, or a time opens the sentence
+        (
+            "Part-time employees are eligible for parental leave.",
+            "Only full-time employees are eligible for enhanced parental leave; others receive the statutory "
+            "minimum.",
+        ),
+        (
+            "Existing customers can get a credit card.",
+            "Only new customers can get the 0% credit card; customers who already bank with us can get the "
+            "standard credit card.",
+        ),
+        (
+            "Part-time staff can book the training course.",
+            "This week, only full-time staff can book the training course; from Monday, it opens to all.",
+        ),
         (
             "Full-time employees are eligible for the bonus.",
             "Only full-time employees are eligible for the bonus.",
