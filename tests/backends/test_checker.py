@@ -1017,6 +1017,10 @@ def test_an_exclusion_outranks_another_windows_support_that_does_not_name_the_it
             "Contractors are not eligible for the scheme.",
             "Apart from contractors, all staff are eligible for the scheme.",
         ),
+        (
+            "The store can't accept American Express.",
+            "The store can accept all major cards except American Express.",
+        ),
     ],
 )
 def test_a_denial_of_what_the_window_excepts_is_never_undone(claim: str, window: str) -> None:
@@ -1024,3 +1028,45 @@ def test_a_denial_of_what_the_window_excepts_is_never_undone(claim: str, window:
     result = _judge(claim, window)
     assert result.label is not Judgement.CONTRADICT
     assert result.fixes == ()
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # removing the "not" would drop the window's condition or its narrowing: flagged, not edited
+        (
+            "Part-time employees are not eligible for the annual bonus.",
+            "Only full-time employees are eligible for the annual bonus.",
+        ),
+        (
+            "Tenants may not sublet the flat.",
+            "Tenants may sublet the flat only with the landlord's prior written consent.",
+        ),
+        ("The deposit is not refundable.", "The deposit is refundable unless the flat is left damaged."),
+        (
+            "Employees are not eligible for the annual bonus.",
+            "Only full-time employees are eligible for the annual bonus.",
+        ),
+        (
+            "Part-time employees can't claim the annual bonus.",
+            "Only full-time employees can claim the annual bonus.",
+        ),
+    ],
+)
+def test_a_denial_of_what_the_window_allows_only_under_a_condition_is_never_undone(
+    claim: str, window: str
+) -> None:
+    result = _judge(claim, window)
+    assert result.fixes == ()
+    if claim.startswith("Part-time"):  # the other part's denial is what the window says
+        assert result.label is not Judgement.CONTRADICT
+    else:  # a wrong denial: a conflict with no fix, which the decision flags
+        assert result.label is Judgement.CONTRADICT
+        assert "condition: the claim denies what evidence allows" in result.reason
+
+
+def test_a_denial_of_what_the_window_states_plainly_is_still_fixed() -> None:
+    claim = "The deposit is not refundable."
+    result = _judge(claim, "The deposit is refundable.")
+    assert result.label is Judgement.CONTRADICT
+    assert _apply(claim, result) == "The deposit is refundable."

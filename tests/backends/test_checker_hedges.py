@@ -452,6 +452,8 @@ def test_a_bound_the_window_states_the_other_way_round_is_a_conflict_never_fixed
             "Carers earning more than £151 a week cannot get the allowance.",
             "The allowance is paid to carers who earn no more than £151 a week.",
         ),
+        # the window's sentence says more of its group than the claim says
+        ("Drivers must be at least 18.", "Drivers under 18 must be accompanied by an adult."),
         # "and over" before another figure is that figure's
         ("The tunnel runs under 2 rivers.", "The tunnel runs under 2 rivers and over 2 fault lines."),
     ],

@@ -125,6 +125,11 @@ def test_an_item_the_window_excepts_is_found(claim: str, window: str, exception:
         ("A rash can be a symptom.", "Symptoms include fever and cough but not always a rash."),
         ("The phone is durable.", "Apart from being cheap, the phone is also durable."),
         ("The firm stands out.", "The firm stands apart from its rivals."),
+        # "besides", not "except": no group to except from, or "also"
+        ("The tour visits Paris.", "Apart from Paris, the tour also visits Lyon and Nice."),
+        ("The company sells software.", "Other than software, the company sells hardware and services."),
+        # a verb before the exception: a participle in the list is the item's own
+        ("The fund invests in bonds.", "The fund invests in everything except bonds issued before 2000."),
         # a figure's basis
         (
             "The laptop costs £1,199 including VAT.",

@@ -47,6 +47,7 @@ from workers.backends.shapes import (
     bound_conflicts,
     charge_conflicts,
     condition_conflicts,
+    denial_conflicts,
     direction_conflicts,
     exception_conflicts,
     fixed_starts,
@@ -66,6 +67,7 @@ from workers.stages.hedges import rewritten
 from workers.stages.kinds import region_of
 from workers.stages.ranks import ranked_otherwise
 from workers.stages.render import render_like
+from workers.stages.restrictions import denied_condition
 from workers.stages.roles import holder_named
 from workers.stages.slots import (
     SlotKind,
@@ -200,13 +202,16 @@ class OfflineChecker:
         spans = whole_spans(broken, pairs, claim, ev)
         found = [_value_conflict(p, claim.text, ev.text) for p in spans]
         shared = _shared(claim, stems(ev, segment))
+        denial = denied_condition(claim, ev, segment=segment)
         if (
             covered(claim.context(), stems(ev, segment)) >= self._min_support
             and not self._agrees_elsewhere(claim, ev)
             # "Acme is not the largest bank" against "the second-largest": the "not" is the window's rank
             and not ranked_otherwise(claim, ev, segment=segment)
-            # "does not accept Amex" against "accepts all cards except Amex": the "not" is the exception
+            # "does not accept Amex" against "accepts all cards except Amex": the "not" is the exception;
+            # "may not sublet" against "may sublet only with consent": removing it drops the condition
             and not denied_exception(claim, ev, segment=segment)
+            and denial is None
         ):
             fixed = fixed_starts(found)
             # Names are the negation's own business (`_names_subject`); a figure or date must be stated.
@@ -214,6 +219,7 @@ class OfflineChecker:
             found += polarity_conflicts(
                 claim, ev, segment, shared, values_found=all(p.equal or p.slot.start in fixed for p in values)
             )
+        found += denial_conflicts(denial)
         if overlap >= self._min_topic:
             found += role_conflicts(claim, ev) if roles else []
             found += charge_conflicts(claim, ev) + quantifier_conflicts(claim, ev, segment, shared)

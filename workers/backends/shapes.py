@@ -25,7 +25,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from workers.messages import SlotFix
-from workers.stages.align import Pair, Parsed
+from workers.stages.align import Pair, Parsed, covered
 from workers.stages.conditions import charge_clashes
 from workers.stages.directions import direction_clashes
 from workers.stages.exceptions import excepted, qualified
@@ -33,7 +33,7 @@ from workers.stages.hedges import EXACT
 from workers.stages.nationality import nationality_clashes
 from workers.stages.outcomes import outcome_clashes
 from workers.stages.ranks import rank_clashes
-from workers.stages.restrictions import dropped_conditions
+from workers.stages.restrictions import DroppedCondition, dropped_conditions
 from workers.stages.roles import role_clashes
 from workers.stages.slot_types import Slot
 from workers.stages.slots import values_match
@@ -44,6 +44,7 @@ __all__ = [
     "bound_conflicts",
     "charge_conflicts",
     "condition_conflicts",
+    "denial_conflicts",
     "direction_conflicts",
     "exception_conflicts",
     "fixed_starts",
@@ -77,6 +78,10 @@ def fixed_starts(conflicts: Collection[Conflict]) -> set[int]:
 
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)")
+# The words of a bound after its figure ("65 and older", "50 or more"): the figure's, not its group's.
+_BOUND_WORDS = frozenset(
+    {"older", "younger", "over", "under", "above", "below", "more", "less", "fewer", "up"}
+)
 # A group named by its side of a bound: "older patients", "younger workers".
 _SIDES = re.compile(r"\b(?:older|younger|elder)\b(?!\s+than)", re.IGNORECASE)
 # ... not a bound after a figure: "aged 18 and older", "six months or older".
@@ -129,7 +134,8 @@ def _other_group(claim: Parsed, ev: Parsed, slot: Slot, at: int) -> bool:
     """Whether the window's sentence around `at` (its clauses after a ";" included) may be about
     another group than the claim's, or name the claim's too: it states the claim's bound as well
     ("18 and over can vote; people under 18 cannot"), an "older" or "younger" group, a figure of the
-    claim's otherwise, or excepts or denies where the claim does not, or the other way round
+    claim's otherwise or words after the figure it does not say ("Drivers under 18 must be
+    accompanied ..."), or excepts or denies where the claim does not, or the other way round
     ("Travellers younger than 70 do not need a certificate" against "older than 70 need one")."""
     starts = [m.end() for m in _SENTENCE_END.finditer(ev.text, 0, at)]
     end = _SENTENCE_END.search(ev.text, at)
@@ -137,6 +143,17 @@ def _other_group(claim: Parsed, ev: Parsed, slot: Slot, at: int) -> bool:
     values = [v for v in ev.values if lo <= v.start < hi]
     sides = (m for m in _SIDES.finditer(ev.text, lo, hi) if not _AFTER_FIGURE.search(ev.text, lo, m.start()))
     if any(values_match(slot, v) for v in values) or next(sides, None):
+        return True
+    # what the sentence says of its group after the figure must be the claim's: "Drivers under 18
+    # must be accompanied by an adult" says nothing of "Drivers must be at least 18"
+    after = [
+        t.stem
+        for t in ev.terms
+        if at < t.start < hi
+        and not any(v.start <= t.start < v.end for v in values)
+        and ev.text[t.start : t.end].lower() not in _BOUND_WORDS
+    ]
+    if after and covered(after, [t.stem for t in claim.terms]) < 1.0:
         return True
     if not all(any(values_match(c, v) for v in values) for c in claim.values if c is not slot):
         return True
@@ -174,6 +191,16 @@ def exception_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> 
     span = excepted(claim, ev, segment=segment)
     said = ev.text[span[0] : span[1]] if span else ""
     return [Conflict(f"exception: evidence says {said!r}", _STRENGTH, excludes=True)] if span else []
+
+
+def denial_conflicts(denial: DroppedCondition | None) -> list[Conflict]:
+    """A claim that denies what the window allows only under a condition, or only of part of a group
+    ("Tenants may not sublet" against "... may sublet only with consent"): removing its "not" would
+    drop the condition, so it is flagged, never fixed; none where the claim's group is the other
+    part, whose denial the window states (`stages.restrictions.denied_condition`)."""
+    if denial is None or denial.other_part:
+        return []
+    return [Conflict(f"condition: the claim denies what evidence allows {denial.condition!r}", _STRENGTH)]
 
 
 def role_conflicts(claim: Parsed, ev: Parsed) -> list[Conflict]:

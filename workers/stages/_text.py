@@ -25,6 +25,7 @@ __all__ = [
     "STOPWORDS",
     "SUBJECT_PRONOUNS",
     "WEEKDAYS",
+    "affirmed",
     "content_words",
     "entity_spans",
     "has_verb",
@@ -51,6 +52,21 @@ _CAPITALISED = re.compile(r"[A-Z]")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # Up to three words of one clause before what follows ("not" ... "all": "does not work in all").
 FEW_WORDS = r"(?:\s+(?!(?:and|or|but)\b)[\w'’-]+){0,3}?"
+
+
+# A denial, to read a text without it: "does not accept", "isn't covered", "cannot", "can't", "won't".
+_NOT = re.compile(r"\bnot\b|n['’]t\b|(?<=can)not\b", re.IGNORECASE)
+_CONTRACTED_NOT = {"can": "can", "won": "will", "shan": "shall"}
+_WHOLE_NOT = re.compile(r"\b(can|won|shan)['’]t\b", re.IGNORECASE)
+
+
+def affirmed(text: str) -> str | None:
+    """`text` without its "not" ("does not accept" read "does accept", "cannot" and "can't" "can",
+    "won't" "will"), or None where it denies nothing that way: what removing the "not" leaves."""
+    if not _NOT.search(text):
+        return None
+    text = _WHOLE_NOT.sub(lambda m: _CONTRACTED_NOT[m.group(1).lower()], text)
+    return _NOT.sub(" ", text)
 
 
 def same_case(model: str, word: str) -> str:

@@ -21,17 +21,20 @@ checker lets it outrank another window's support that does not name the item).
 
 Not read, each from a false flag of four review rounds (the first flagged 35 of 170 correct answers,
 the second 22 of 347, the third and fourth none of 361): a condition, a time, a clause or a hedge
-("except in an emergency", "except when", "apart from being cheap", "but not always"); a figure's
-basis ("£999 excluding VAT"); a list run past "but", ", and it", ", including" or a comma no list
-item follows; a clause right after the item that says a word of the claim (", who travel free");
-another sentence naming the item with a word of the claim's predicate ("Theft is covered under a
-rider."); a clause that denies or bans ("No staff ... except managers", "Parking is prohibited
-except for residents": the exception is then the case that holds); an exclusion put back ("...
-excluded from the basic plan but included in the premium plan"); a claim with its own exception,
-limit, hedge or negation; a sentence that reports, asks or plans; "apart" that sets apart; a
-window whose other clause says the claim plainly. A claim that denies what the window excepts
-("The store does not accept American Express") is the window's statement, not a "not" to remove
-(`denied_exception`).
+("except in an emergency", "except when", "apart from being cheap", "but not always"); "besides"
+("Apart from Paris, the tour also visits Lyon": "apart from", "aside from" and "other than" only
+from a group said with "all", "every" ..., and no marker in a clause saying "also" or "too"); a
+figure's basis ("£999 excluding VAT"); a list run past "but", ", and it", ", including" or a comma
+no list item follows, or cut at the item's own participle ("except bonds issued before 2000": a verb
+ends the list only where the exception is in the subject); a clause right after the item that says a
+word of the claim (", who travel free"); another sentence naming the item with a word of the claim's
+predicate ("Theft is covered under a rider."); a clause that denies or bans ("No staff ... except
+managers", "Parking is prohibited except for residents": the exception is then the case that holds);
+an exclusion put back ("... excluded from the basic plan but included in the premium plan"); a claim
+with its own exception, limit, hedge or negation; a sentence that reports, asks or plans; "apart"
+that sets apart; a window whose other clause says the claim plainly. A claim that denies what the
+window excepts ("The store does not accept American Express") is the window's statement, not a "not"
+to remove (`denied_exception`).
 
 Usage::
 
@@ -45,7 +48,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from workers.stages._text import is_verb, wordset
+from workers.stages._text import affirmed, is_verb, wordset
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import stems_between
 from workers.stages.slot_types import Slot
@@ -126,6 +129,10 @@ _QUANTIFIER = re.compile(
     r"\b(?:all|every|each|any|everyone|everybody|everything|anyone|anybody|anything|the\s+whole|the\s+entire)\b",
     re.IGNORECASE,
 )
+# "apart from", "aside from", "other than" also mean "besides": an exception only from a group said
+# with "all", "every" ...; "also", "too", "as well" make any marker "besides".
+_BESIDES = re.compile(r"(?:apart|aside)\s+from|other\s+than", re.IGNORECASE)
+_ALSO = re.compile(r"\b(?:also|too|as\s+well|additionally|in\s+addition)\b", re.IGNORECASE)
 _RELATIVES = wordset("who that which whose whom where")
 # "over", "under" in an item: "infants under six months" is no item for "infants over six months".
 _BOUND_WORDS = re.compile(
@@ -139,8 +146,6 @@ _COVER_WORDS = wordset(
     "cover coverage insurance policy plan scheme contract agreement warranty benefit benefits this the"
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)")
-# A claim's denial, to read the claim without it: "does not accept", "isn't covered", "cannot".
-_NOT = re.compile(r"\bnot\b|n['’]t\b|(?<=can)not\b", re.IGNORECASE)
 _BOUND_DENIAL = re.compile(
     r"\b(?:no|not)\s+(?:more|less|fewer|greater|higher|lower|older|younger)\s+than\b", re.I
 )
@@ -170,8 +175,14 @@ def _exception(
     before = ev.text[segment[0] : marker.start()]
     if marker.group().lower().startswith(("apart", "aside")) and _SETS_APART.search(before):
         return None
+    if _ALSO.search(ev.text, *segment):  # "Apart from Paris, the tour also visits Lyon": besides
+        return None
     opens = not before.strip(" \"'“”‘’([")
-    end = _list_end(ev, marker.end(), segment[1], opens=opens)
+    # a verb before the exception: it excepts from the object, and a verb in its list is the item's
+    # own ("except bonds issued before 2000"); none: from the subject, whose verb ends the list
+    said = _TOKEN.findall(before)
+    subject = opens or not any(said[i].lower() in _VERBS or is_verb(said, i) for i in range(len(said)))
+    end = _list_end(ev, marker.end(), segment[1], opens=opens, subject=subject)
     # "£999 excluding VAT" is a figure's basis; "apart from senior staff, who get 30 days" may say
     # what the claim says of the item
     if (
@@ -188,7 +199,12 @@ def _exception(
         return None
     if not _PAST.search(claim.text) and any(_PAST.search(ev.text, *span) for span in rest):
         return None
-    if not _splits(claim, ev, (marker.end(), end), _outside(rest, _quantified(ev, rest, opens=opens))):
+    group = _quantified(ev, rest, opens=opens)
+    if group is None and _BESIDES.fullmatch(marker.group()):
+        return (
+            None  # "Other than software, the company sells hardware": besides, with no "all" to except from
+        )
+    if not _splits(claim, ev, (marker.end(), end), _outside(rest, group)):
         return None
     others = [(segment[0], rest[0][0]), (rest[1][1], segment[1])]
     return None if _said_plainly(claim, ev, segment, others) else (marker.start(), end)
@@ -227,10 +243,12 @@ def denied_exception(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> 
     not accept American Express" against "... accepts all major cards except American Express" is
     the window's own statement, not a "not" to remove. Read as `excepted` reads the claim said
     without its denial."""
-    if not _NOT.search(claim.text):
-        return False
-    said = _NOT.sub(" ", claim.text).replace("cannot", "can")
-    return not _DENIES.search(said) and excepted(Parsed.of(said), ev, segment=segment) is not None
+    said = affirmed(claim.text)
+    return (
+        said is not None
+        and not _DENIES.search(said)
+        and excepted(Parsed.of(said), ev, segment=segment) is not None
+    )
 
 
 def qualified(text: str) -> bool:
@@ -286,11 +304,12 @@ def _from_said(claim: Parsed, what: str) -> bool:
     )
 
 
-def _list_end(ev: Parsed, start: int, stop: int, *, opens: bool) -> int | None:
+def _list_end(ev: Parsed, start: int, stop: int, *, opens: bool, subject: bool) -> int | None:
     """Where the exception's list that begins at `start` ends: before punctuation, "but", a joined
-    clause, a comma that is no list's, or a verb ("All staff apart from contractors are eligible");
-    at the first comma where the exception opens the clause ("Apart from contractors, all staff ...").
-    None where its first word is no item's (a condition, a time, a clause, a hedge)."""
+    clause, a comma that is no list's, or, in a `subject`, a verb ("All staff apart from contractors
+    are eligible"); at the first comma where the exception opens the clause ("Apart from
+    contractors, all staff ..."). None where its first word is no item's (a condition, a time, a
+    clause, a hedge)."""
     limit = _stop(ev.text, start, stop, opens=opens)
     words = list(itertools.islice(_TOKEN.finditer(ev.text, start, limit), 12))
     if words and words[0].group().lower() in ("the", "a", "an", "any"):
@@ -298,7 +317,7 @@ def _list_end(ev: Parsed, start: int, stop: int, *, opens: bool) -> int | None:
     if not words or words[0].group().lower() in _NOT_ITEM:
         return None
     said = [w.group() for w in words]
-    verb = next((i for i in range(1, len(said)) if _verb(said, i)), None)
+    verb = next((i for i in range(1, len(said)) if _verb(said, i)), None) if subject else None
     return words[verb - 1].end() if verb else words[-1].end()
 
 

@@ -58,8 +58,11 @@ _MODIFIER = (
 )
 _WORDS: tuple[tuple[HedgeMode, str], ...] = (
     # Negated bounds first: "no more than 8" is at most 8, "not less than 30" at least 30.
-    ("<", r"(?:no|not)\s+(?:more|greater|higher)\s+than|not\s+(?:exceeding|above|over|in\s+excess\s+of)"),
-    (">", r"(?:no|not)\s+(?:fewer|less|lower)\s+than|not\s+(?:under|below)"),
+    (
+        "<",
+        r"(?:no|not)\s+(?:more|greater|higher|older)\s+than|not\s+(?:exceeding|above|over|in\s+excess\s+of)",
+    ),
+    (">", r"(?:no|not)\s+(?:fewer|less|lower|younger)\s+than|not\s+(?:under|below)"),
     # "greater than or equal to 65" before "than" alone.
     (">", r"(?:greater|more|higher)\s+than\s+or\s+equal\s+to"),
     ("<", r"(?:less|fewer|lower)\s+than\s+or\s+equal\s+to"),

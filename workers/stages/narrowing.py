@@ -58,7 +58,7 @@ from workers.stages.clauses import negated, stems_between
 from workers.stages.slots import terms_match, values_match
 from workers.stages.terms import content_terms
 
-__all__ = ["narrowed_group"]
+__all__ = ["names_other_part", "narrowed_group"]
 
 
 _ONLY = re.compile(r"(?<![\w'’-])(?:only|solely|exclusively)(?![\w'’-])", re.IGNORECASE)
@@ -177,14 +177,26 @@ def narrowed_group(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> tu
         return None  # "From 2026, only full-time employees will be eligible": not yet
     groups = (_group(claim, ev, segment, m) for m in _ONLY.finditer(ev.text, *segment))
     trailing = (_trailing(claim, ev, segment, m) for m in _TRAILING.finditer(ev.text, *segment))
-    return next((g for g in itertools.chain(groups, trailing) if g is not None), None)
+    found = next((g for g in itertools.chain(groups, trailing) if g is not None), None)
+    return None if found is None else found[0]
+
+
+def names_other_part(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> bool:
+    """Whether the claim's group is the other part of the one the window's clause `segment` narrows
+    with "only" ("Part-time employees" against "Only full-time employees"): then the claim denied
+    ("Part-time employees are not eligible") is what the window says."""
+    if not _ONLY.search(ev.text, *segment) or _FRAMED.search(ev.text, *segment):
+        return False
+    found = (_group(claim, ev, segment, m) for m in _ONLY.finditer(ev.text, *segment))
+    return any(g is not None and g[1] for g in found)
 
 
 def _group(
     claim: Parsed, ev: Parsed, segment: tuple[int, int], only: re.Match[str]
-) -> tuple[int, int] | None:
+) -> tuple[tuple[int, int], bool] | None:
     """(start, end) of "Only <words> <claim's word> [<post-modifier>]" opening the clause, or of
-    "<claim's predicate> only to <words> <claim's word>", with words the claim does not say."""
+    "<claim's predicate> only to <words> <claim's word>", with words the claim does not say; and
+    whether the claim's group is its other part (`_contrasted`)."""
     before = ev.text[segment[0] : only.start()]
     opens = not before.strip(" \"'“”‘’([") or before.rstrip().endswith((",", ":"))
     words = list(itertools.islice(_TOKEN.finditer(ev.text, only.end(), segment[1]), 7))
@@ -203,7 +215,8 @@ def _group(
     end = _post_modified(claim, ev, head, segment[1]) if opens and not other else None
     if end is None and not other and not _unsaid(claim, ev, (only.end(), head.start())):
         return None
-    return _held(claim, ev, segment, (only.start(), end or head.end()), tight=opens, skip=other)
+    found = _held(claim, ev, segment, (only.start(), end or head.end()), tight=opens, skip=other)
+    return None if found is None else (found, bool(other))
 
 
 def _recipient(claim: Parsed, before: str, words: list[re.Match[str]]) -> bool:
@@ -222,7 +235,7 @@ def _predicate(claim: Parsed, word: str) -> bool:
 
 def _trailing(
     claim: Parsed, ev: Parsed, segment: tuple[int, int], m: re.Match[str]
-) -> tuple[int, int] | None:
+) -> tuple[tuple[int, int], bool] | None:
     """(start, end) of "to <words> <claim's word> only" after the claim's predicate of whom or where."""
     words = list(_TOKEN.finditer(ev.text, m.start("group"), m.end("group")))[1:]
     if (
@@ -236,7 +249,8 @@ def _trailing(
         return None
     if not _unsaid(claim, ev, (words[0].start(), words[-1].start())):
         return None
-    return _held(claim, ev, segment, (m.start("group"), m.end()), tight=False)
+    found = _held(claim, ev, segment, (m.start("group"), m.end()), tight=False)
+    return None if found is None else (found, False)
 
 
 def _head(claim: Parsed, ev: Parsed, words: list[re.Match[str]]) -> re.Match[str] | None:
@@ -299,7 +313,7 @@ def _contrasted(claim: Parsed, ev: Parsed, head: re.Match[str], only: int) -> fr
     opposed = [w for w in words[:at] if any(_opposed(_plain(w), other) for other in theirs)]
     # a window that names the claim's part elsewhere gives it a rule of its own ("...; existing
     # customers must apply through their account manager")
-    if not opposed or any(re.search(rf"\b{re.escape(w)}\b", ev.text, re.IGNORECASE) for w in opposed):
+    if not opposed or any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", ev.text, re.I) for w in opposed):
         return frozenset()
     return frozenset(t.stem for w in words[:at] for t in content_terms(w))
 

@@ -56,14 +56,15 @@ Usage::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from workers.stages._text import affirmed
 from workers.stages.align import Parsed
 from workers.stages.clauses import negated
-from workers.stages.narrowing import narrowed_group
+from workers.stages.narrowing import names_other_part, narrowed_group
 from workers.stages.slots import terms_match, values_match
 
-__all__ = ["DroppedCondition", "dropped_conditions"]
+__all__ = ["DroppedCondition", "denied_condition", "dropped_conditions"]
 
 _NUMBER = r"(?:[\d.]|(?:one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+fraction)\b)"
 _PREPOSITIONS = (
@@ -155,6 +156,7 @@ class DroppedCondition:
     start: int
     end: int
     condition: str
+    other_part: bool = False  # the claim's group is the other part of the one "only" narrows
 
 
 def dropped_conditions(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list[DroppedCondition]:
@@ -171,6 +173,26 @@ def dropped_conditions(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -
     if found is None or any(_plain(claim, ev, other) for other in ev.segments if other != segment):
         return []
     return [found]
+
+
+def denied_condition(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> DroppedCondition | None:
+    """The condition or narrowing of the window's clause `segment` that the claim without its "not"
+    would drop: "Tenants may not sublet" against "... may sublet only with consent", "Part-time
+    employees are not eligible" against "Only full-time employees are eligible". Removing the "not"
+    would leave a claim as wrong as before, or make a right one wrong. `other_part` is set where the
+    claim's group is the other part of the window's (the claim denied is then what the window says).
+
+    >>> denied_condition(Parsed.of("Tenants may not sublet."),
+    ...     Parsed.of("Tenants may sublet only with consent."), segment=(0, 37)).condition
+    'only with consent'
+    """
+    said = affirmed(claim.text)
+    if said is None:
+        return None
+    read = Parsed.of(said)
+    found = dropped_conditions(read, ev, segment=segment)
+    other = bool(found) and names_other_part(read, ev, segment=segment)
+    return replace(found[0], other_part=other) if found else None
 
 
 def _reads(claim: Parsed) -> bool:
