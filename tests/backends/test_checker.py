@@ -1070,3 +1070,12 @@ def test_a_denial_of_what_the_window_states_plainly_is_still_fixed() -> None:
     result = _judge(claim, "The deposit is refundable.")
     assert result.label is Judgement.CONTRADICT
     assert _apply(claim, result) == "The deposit is refundable."
+
+
+def test_a_denial_that_is_the_windows_exception_is_a_doubt_for_the_decision() -> None:
+    # the model reads these as contradictions (P 0.8-0.99); the rules' reading makes it a flag, not a removal
+    result = _judge(
+        "Contractors are not eligible for the share save scheme.",
+        "All staff apart from contractors are eligible for the share save scheme.",
+    )
+    assert result.extra["doubt"] == 1.0

@@ -144,7 +144,7 @@ class OfflineChecker:
             "overlap": round(best.overlap, 4),
             "negation": float(negation_differs(read, cited)),
             "values": float(len(read.values)),
-            "doubt": float(best.doubt),
+            "doubt": float(best.doubt or _denies_as_window(read, cited)),
         }
         return CheckResult(best.label, best.reason, best.window, best.fixes, best.confidence, extra)
 
@@ -208,8 +208,8 @@ class OfflineChecker:
             and not self._agrees_elsewhere(claim, ev)
             # "Acme is not the largest bank" against "the second-largest": the "not" is the window's rank
             and not ranked_otherwise(claim, ev, segment=segment)
-            # "does not accept Amex" against "accepts all cards except Amex": the "not" is the exception;
-            # "may not sublet" against "may sublet only with consent": removing it drops the condition
+            # the "not" is the window's exception ("does not accept Amex" against "accepts all cards
+            # except Amex"), or removing it would drop the window's condition (`denial`)
             and not denied_exception(claim, ev, segment=segment)
             and denial is None
         ):
@@ -391,10 +391,16 @@ def _pick(readings: list[_Reading]) -> _Reading:
     return max(readings, key=lambda r: (rank[r.label], r.strength, r.overlap, r.window.score))
 
 
+def _denies_as_window(claim: Parsed, ev: Parsed) -> bool:
+    """Whether the claim's "not" is the window's exception or condition ("does not accept Amex" against
+    "accepts all cards except Amex"): a rule reading against the model's contradiction, so a flag."""
+    at = _best_segment(claim, ev)
+    return denied_exception(claim, ev, segment=at) or denied_condition(claim, ev, segment=at) is not None
+
+
 def _excluded_over(best: _Reading, readings: list[_Reading], claim: Parsed, evs: list[Parsed]) -> _Reading:
     """A window that excludes what the claim states ("The policy covers fire. Theft is excluded.")
-    outranks another window's support that does not say every word of the claim: the cover that
-    window lists is not the claim's item."""
+    outranks another window's support that does not say every word of the claim."""
     excluding = next((r for r in readings if r.excludes), None)
     if best.label is not Judgement.SUPPORT or excluding is None:
         return best
