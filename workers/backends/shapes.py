@@ -25,6 +25,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from workers.messages import SlotFix
+from workers.stages._text import sentence_around
 from workers.stages.align import Pair, Parsed, covered
 from workers.stages.conditions import charge_clashes
 from workers.stages.directions import direction_clashes
@@ -77,7 +78,6 @@ def fixed_starts(conflicts: Collection[Conflict]) -> set[int]:
     return {f.start for c in conflicts for f in c.fixes}
 
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)")
 # The words of a bound after its figure ("65 and older", "50 or more"): the figure's, not its group's.
 _BOUND_WORDS = frozenset(
     {"older", "younger", "over", "under", "above", "below", "more", "less", "fewer", "up"}
@@ -137,9 +137,7 @@ def _other_group(claim: Parsed, ev: Parsed, slot: Slot, at: int) -> bool:
     claim's otherwise or words after the figure it does not say ("Drivers under 18 must be
     accompanied ..."), or excepts or denies where the claim does not, or the other way round
     ("Travellers younger than 70 do not need a certificate" against "older than 70 need one")."""
-    starts = [m.end() for m in _SENTENCE_END.finditer(ev.text, 0, at)]
-    end = _SENTENCE_END.search(ev.text, at)
-    lo, hi = (starts[-1] if starts else 0), (end.start() if end else len(ev.text))
+    lo, hi = sentence_around(ev.text, at, at)
     values = [v for v in ev.values if lo <= v.start < hi]
     sides = (m for m in _SIDES.finditer(ev.text, lo, hi) if not _AFTER_FIGURE.search(ev.text, lo, m.start()))
     if any(values_match(slot, v) for v in values) or next(sides, None):

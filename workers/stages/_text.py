@@ -24,6 +24,7 @@ __all__ = [
     "SOURCE_NOUN",
     "STOPWORDS",
     "SUBJECT_PRONOUNS",
+    "SYMBOL_TOKEN",
     "WEEKDAYS",
     "affirmed",
     "content_words",
@@ -35,6 +36,7 @@ __all__ = [
     "is_verb",
     "lower_words",
     "same_case",
+    "sentence_around",
     "words",
     "wordset",
 ]
@@ -67,6 +69,18 @@ def affirmed(text: str) -> str | None:
         return None
     text = _WHOLE_NOT.sub(lambda m: _CONTRACTED_NOT[m.group(1).lower()], text)
     return _NOT.sub(" ", text)
+
+
+# A word with its hyphens, apostrophes, "&" and currency signs: "full-time", "AT&T", "£999".
+SYMBOL_TOKEN = re.compile(r"[\w&'’%£$€-]+")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)")
+
+
+def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """(start, end) of the sentence around `text[start:end]`, its clauses after a ";" included."""
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+    stop = _SENTENCE_END.search(text, end)
+    return (starts[-1] if starts else 0, stop.start() if stop else len(text))
 
 
 def same_case(model: str, word: str) -> str:

@@ -47,15 +47,16 @@ from __future__ import annotations
 
 import itertools
 import re
+from functools import lru_cache
 
-from workers.stages._text import affirmed, is_verb, wordset
+from workers.stages._text import SYMBOL_TOKEN, affirmed, is_verb, sentence_around, wordset
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import stems_between
 from workers.stages.slot_types import Slot
 from workers.stages.slots import terms_match, values_match
 from workers.stages.terms import content_terms
 
-__all__ = ["denied_exception", "excepted", "qualified"]
+__all__ = ["affirmed_read", "denied_exception", "excepted", "qualified"]
 
 _MARKER = re.compile(
     r"(?<![\w'’-])(?:except(?:ing)?(?:\s+for)?|excluding|other\s+than|apart\s+from|aside\s+from"
@@ -119,7 +120,6 @@ _PAST = re.compile(r"\b(?:was|were|had|did|used\s+to|until|formerly|previously|o
 _SETS_APART = re.compile(
     r"\b(?:stands?|stood|sets?|kept|keeps?|far|lives?|lived|grow|grew|moved?)\s+\Z", re.I
 )
-_TOKEN = re.compile(r"[\w&'’%£$€-]+")
 _JOINS = re.compile(r";|:|,\s*(?:but|while|whereas|although|though|yet|which|where|so)\b", re.IGNORECASE)
 _RELATIVE_AFTER = re.compile(
     r"\s*,\s*(?:who|whom|whose|which|where|when|(?:in|for|on|at|by|from|with|during)\s+which)\b",
@@ -145,7 +145,6 @@ _EXCLUDED_TAIL = re.compile(r"(?:\s+(?:from|under)\s+(?P<what>[^,;.:!?]{1,40}?))
 _COVER_WORDS = wordset(
     "cover coverage insurance policy plan scheme contract agreement warranty benefit benefits this the"
 )
-_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)")
 _BOUND_DENIAL = re.compile(
     r"\b(?:no|not)\s+(?:more|less|fewer|greater|higher|lower|older|younger)\s+than\b", re.I
 )
@@ -180,7 +179,7 @@ def _exception(
     opens = not before.strip(" \"'“”‘’([")
     # a verb before the exception: it excepts from the object, and a verb in its list is the item's
     # own ("except bonds issued before 2000"); none: from the subject, whose verb ends the list
-    said = _TOKEN.findall(before)
+    said = SYMBOL_TOKEN.findall(before)
     subject = opens or not any(said[i].lower() in _VERBS or is_verb(said, i) for i in range(len(said)))
     end = _list_end(ev, marker.end(), segment[1], opens=opens, subject=subject)
     # "£999 excluding VAT" is a figure's basis; "apart from senior staff, who get 30 days" may say
@@ -219,7 +218,7 @@ def _quantified(ev: Parsed, rest: tuple[tuple[int, int], ...], *, opens: bool) -
     if not found:
         return None
     start = found[0 if opens else -1].start()
-    words = list(_TOKEN.finditer(ev.text, start, hi))
+    words = list(SYMBOL_TOKEN.finditer(ev.text, start, hi))
     said = [w.group() for w in words]
     for i in range(1, len(said)):
         if said[i].lower() in _RELATIVES:
@@ -243,12 +242,18 @@ def denied_exception(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> 
     not accept American Express" against "... accepts all major cards except American Express" is
     the window's own statement, not a "not" to remove. Read as `excepted` reads the claim said
     without its denial."""
-    said = affirmed(claim.text)
+    said = affirmed_read(claim.text)
     return (
-        said is not None
-        and not _DENIES.search(said)
-        and excepted(Parsed.of(said), ev, segment=segment) is not None
+        said is not None and not _DENIES.search(said.text) and excepted(said, ev, segment=segment) is not None
     )
+
+
+@lru_cache(maxsize=256)
+def affirmed_read(text: str) -> Parsed | None:
+    """The claim read without its "not" (`_text.affirmed`), once per claim: the checker asks for it
+    for every window."""
+    said = affirmed(text)
+    return None if said is None else Parsed.of(said)
 
 
 def qualified(text: str) -> bool:
@@ -311,7 +316,7 @@ def _list_end(ev: Parsed, start: int, stop: int, *, opens: bool, subject: bool) 
     contractors, all staff ..."). None where its first word is no item's (a condition, a time, a
     clause, a hedge)."""
     limit = _stop(ev.text, start, stop, opens=opens)
-    words = list(itertools.islice(_TOKEN.finditer(ev.text, start, limit), 12))
+    words = list(itertools.islice(SYMBOL_TOKEN.finditer(ev.text, start, limit), 12))
     if words and words[0].group().lower() in ("the", "a", "an", "any"):
         words = words[1:]
     if not words or words[0].group().lower() in _NOT_ITEM:
@@ -357,7 +362,7 @@ def _splits(claim: Parsed, ev: Parsed, listed: tuple[int, int], rest: tuple[tupl
     whole item, at least one of them nowhere else in its sentence: "Refunds are available on sale
     items" against "... on all items except sale items"; "; Smith voted against it" says what holds
     of the item) and the rest (each said in `rest`), with at least one of each."""
-    lo, hi = _sentence(ev.text, listed)
+    lo, hi = sentence_around(ev.text, *listed)
     inside = stems_between(ev, *listed, values=True)
     elsewhere = stems_between(ev, lo, listed[0], values=True) + stems_between(ev, listed[1], hi, values=True)
     outside = [s for span in rest for s in stems_between(ev, *span, values=True)]
@@ -387,13 +392,6 @@ def _own_rule(ev: Parsed, sentence: tuple[int, int], item: list[str], others: li
         if any(covered([w], said) for w in item) and any(covered([o], said) for o in others):
             return True
     return False
-
-
-def _sentence(text: str, span: tuple[int, int]) -> tuple[int, int]:
-    """The sentence around `span` (its clauses after a ";" included)."""
-    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, span[0])]
-    end = _SENTENCE_END.search(text, span[1])
-    return (starts[-1] if starts else 0, end.start() if end else len(text))
 
 
 def _said(slot: Slot, values: list[Slot]) -> bool:

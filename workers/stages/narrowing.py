@@ -52,7 +52,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from workers.stages._text import wordset
+from workers.stages._text import SYMBOL_TOKEN, wordset
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import negated, stems_between
 from workers.stages.slots import terms_match, values_match
@@ -62,7 +62,6 @@ __all__ = ["names_other_part", "narrowed_group"]
 
 
 _ONLY = re.compile(r"(?<![\w'’-])(?:only|solely|exclusively)(?![\w'’-])", re.IGNORECASE)
-_TOKEN = re.compile(r"[\w&'’%£$€-]+")
 # "the only", "not only", "if only" narrow nothing.
 _NOT_NARROWING = re.compile(r"(?<![\w'’-])(?:the|an?|its|their|his|her|our|my|your|not|if)\s*\Z", re.I)
 # Words no modifier of a group is: a preposition, an auxiliary, a conjunction, a pronoun, a count, a
@@ -199,7 +198,7 @@ def _group(
     whether the claim's group is its other part (`_contrasted`)."""
     before = ev.text[segment[0] : only.start()]
     opens = not before.strip(" \"'“”‘’([") or before.rstrip().endswith((",", ":"))
-    words = list(itertools.islice(_TOKEN.finditer(ev.text, only.end(), segment[1]), 7))
+    words = list(itertools.islice(SYMBOL_TOKEN.finditer(ev.text, only.end(), segment[1]), 7))
     if _NOT_NARROWING.search(before) or opens == _recipient(claim, before, words):
         return None
     if not opens:  # "available only to", "only available to"
@@ -223,7 +222,7 @@ def _recipient(claim: Parsed, before: str, words: list[re.Match[str]]) -> bool:
     """Whether "only" follows a predicate of whom the claim says and precedes "to" or "for"
     ("available only to"), or precedes both ("only available to")."""
     said = [w.group() for w in words[:2]]
-    prior = _TOKEN.findall(before)[-1:]
+    prior = SYMBOL_TOKEN.findall(before)[-1:]
     if len(said) == 2 and _RECIPIENT.fullmatch(said[0]) and said[1].lower() in ("to", "for"):
         return _claims(claim, said[0])
     return bool(prior) and bool(said) and said[0].lower() in ("to", "for") and _predicate(claim, prior[0])
@@ -237,7 +236,7 @@ def _trailing(
     claim: Parsed, ev: Parsed, segment: tuple[int, int], m: re.Match[str]
 ) -> tuple[tuple[int, int], bool] | None:
     """(start, end) of "to <words> <claim's word> only" after the claim's predicate of whom or where."""
-    words = list(_TOKEN.finditer(ev.text, m.start("group"), m.end("group")))[1:]
+    words = list(SYMBOL_TOKEN.finditer(ev.text, m.start("group"), m.end("group")))[1:]
     if (
         not words
         or not _predicate(claim, m.group("pred"))
@@ -275,7 +274,7 @@ def _bare(claim: Parsed, head: str, *, subject: bool) -> bool:
     word before it nor up to its verb ("Employees are", not "Full-time employees are", "Patients
     over 65 should" nor "Patients who ..."); a recipient right after its preposition (the last of
     the claim's mentions), the claim's last word."""
-    words = _TOKEN.findall(claim.text)
+    words = SYMBOL_TOKEN.findall(claim.text)
     heads = {t.stem for t in content_terms(head)}
     at = [i for i, w in enumerate(words) if any(t.stem in heads for t in content_terms(w))]
     if not at:
@@ -298,7 +297,7 @@ def _contrasted(claim: Parsed, ev: Parsed, head: re.Match[str], only: int) -> fr
     claim is no such subject. A review round that
     read any modifier the window does not say flagged 31 of 164 correct answers ("Fulltime",
     "Licensed" for "licenced", "First-time" for "new", "British" for "UK")."""
-    words = _TOKEN.findall(claim.text)
+    words = SYMBOL_TOKEN.findall(claim.text)
     heads = {t.stem for t in content_terms(head.group())}
     at = next((i for i, w in enumerate(words) if any(t.stem in heads for t in content_terms(w))), None)
     if not at or any(not content_terms(w) or _not_group(w) for w in words[:at]):
@@ -309,7 +308,7 @@ def _contrasted(claim: Parsed, ev: Parsed, head: re.Match[str], only: int) -> fr
         return frozenset()
     if not _entitles([w.lower() for w in after[verb : verb + 4]]):
         return frozenset()
-    theirs = [_plain(m.group()) for m in _TOKEN.finditer(ev.text, only, head.start())]
+    theirs = [_plain(m.group()) for m in SYMBOL_TOKEN.finditer(ev.text, only, head.start())]
     opposed = [w for w in words[:at] if any(_opposed(_plain(w), other) for other in theirs)]
     # a window that names the claim's part elsewhere gives it a rule of its own ("...; existing
     # customers must apply through their account manager")
@@ -351,7 +350,7 @@ def _content(words: list[str]) -> bool:
 def _post_modified(claim: Parsed, ev: Parsed, head: re.Match[str], stop: int) -> int | None:
     """Where a modifier after the group's noun ends ("employees with five years' service"): before
     the verb that follows it, when it holds words the claim does not say and none that it says."""
-    words = list(itertools.islice(_TOKEN.finditer(ev.text, head.end(), stop), 10))
+    words = list(itertools.islice(SYMBOL_TOKEN.finditer(ev.text, head.end(), stop), 10))
     if not words or words[0].group().lower() not in _POST:
         return None
     for i, word in enumerate(words[1:], start=1):
@@ -434,7 +433,7 @@ def _claims(claim: Parsed, word: str, *, whole: bool = False) -> bool:
     if whole:
         mine = {t.stem for t in content_terms(word)}
         return bool(mine) and any(
-            {t.stem for t in content_terms(w)} == mine for w in _TOKEN.findall(claim.text)
+            {t.stem for t in content_terms(w)} == mine for w in SYMBOL_TOKEN.findall(claim.text)
         )
     stems = {c.stem for c in claim.terms}
     return any(t.stem in stems for t in content_terms(word))

@@ -58,9 +58,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from workers.stages._text import affirmed
 from workers.stages.align import Parsed
 from workers.stages.clauses import negated
+from workers.stages.exceptions import affirmed_read
 from workers.stages.narrowing import names_other_part, narrowed_group
 from workers.stages.slots import terms_match, values_match
 
@@ -186,10 +186,9 @@ def denied_condition(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> 
     ...     Parsed.of("Tenants may sublet only with consent."), segment=(0, 37)).condition
     'only with consent'
     """
-    said = affirmed(claim.text)
-    if said is None:
+    read = affirmed_read(claim.text)
+    if read is None:
         return None
-    read = Parsed.of(said)
     found = dropped_conditions(read, ev, segment=segment)
     other = bool(found) and names_other_part(read, ev, segment=segment)
     return replace(found[0], other_part=other) if found else None
