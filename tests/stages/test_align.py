@@ -119,3 +119,30 @@ def test_a_full_stop_of_an_abbreviation_before_a_lower_case_word_ends_no_clause(
     ]
     assert clauses("Acme rose 3% in 2020. eBay fell 5%.") == ["Acme rose 3% in 2020.", "eBay fell 5%."]
     assert clauses("Dr. Lee said so. Sales fell.") == ["Dr. Lee said so.", "Sales fell."]
+
+
+def test_a_count_of_the_same_thing_pairs_ahead_of_a_figure_bound_only_by_a_name() -> None:
+    # "Smith, 21," is his age: the claim's "5 goals" is the window's "five goals".
+    window = (
+        "The Dons loaned Smith, 21, to United in July and he has five goals this season. Scotland "
+        "Under-21 cap Smith made his Aberdeen debut in 2012 and has scored four times in 89 appearances."
+    )
+    pair = _pair("Cammy Smith has scored 5 goals this season and 4 in 89 appearances.", window, "5")
+    assert pair.other is not None and pair.other.text == "five" and pair.equal
+
+
+def test_a_pair_knows_when_the_window_also_states_the_claims_own_value() -> None:
+    window = (
+        "During the 1980 presidential campaign, Ronald Reagan promised to nominate the first woman to "
+        "the U.S. Supreme Court. He made good on that promise in 1981, when he announced his nominee."
+    )
+    claim = "O'Connor was appointed to the U.S. Supreme Court by President Ronald Reagan in 1981."
+    pair = _pair(claim, window, "1981")
+    assert pair.other is not None and pair.other.text == "1980"  # more words around it
+    assert pair.equal_rival and not pair.tied
+
+
+def test_an_acronym_is_not_swapped_for_a_part_of_what_it_stands_for() -> None:
+    window = "Serious reactions that occur in the Union and in third countries are reported within 15 days."
+    pair = _pair("Serious reactions in the EU are reported within 15 days.", window, "EU")
+    assert not (pair.other is not None and pair.other.text == "Union" and pair.swappable)

@@ -441,3 +441,22 @@ def test_a_claim_opening_with_a_pronoun_gets_a_standalone_text() -> None:
     ]
     # Offsets stay on the text as written.
     assert all(text[c.start : c.end] == c.text for c in claims)
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("Take one 70 mg tablet once a week.", True),  # a dose and how often: what the leaflet says
+        ("Submit the form within 30 days of the incident.", True),
+        ("Take the tablets each day with water.", True),
+        ("Take the tablets with food.", False),  # advice, nothing to check a word of
+        ("Consult your doctor.", False),
+        ("Click Save and wait 5 seconds.", False),  # a step in an interface
+        ("Use one of the methods below.", False),  # a figure that measures nothing
+        ("Continue reading for 5 tips.", False),
+        ("Take note of the 2023 changes.", False),
+        ("Store below 25°C.", True),
+    ],
+)
+def test_an_instruction_with_a_figure_or_a_frequency_is_a_claim(text: str, claim: bool) -> None:
+    assert bool(extract_claims(text)) is claim

@@ -84,6 +84,19 @@ def test_bare_years_are_years_and_counts_are_not() -> None:
     assert not [s for s in extract_slots("It enrolled 1200 patients") if s.kind is SlotKind.YEAR]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The paper is at https://arxiv.org/abs/2012.15730 on arXiv.",
+        "Cite it as doi:10.48550/arXiv.2302.13971 or 10.1056/NEJMoa2034577.",
+        "Write to claims2024@Insurer.com or see www.insurer.com/2024/Form-12.",
+    ],
+)
+def test_web_addresses_and_dois_hold_no_values(text: str) -> None:
+    # their digits are parts of an identifier: "abs/2012.15730" is no figure to correct to another
+    assert [s.text for s in extract_slots(text) if s.kind is not SlotKind.ENTITY or "." in s.text] == []
+
+
 def test_entities_skip_a_lone_capital_at_sentence_start() -> None:
     text = "Acme is headquartered in Mumbai. The board met NASA and Bank of America staff."
     names = [s.text for s in extract_slots(text) if s.kind is SlotKind.ENTITY]
@@ -368,3 +381,12 @@ def test_a_one_digit_figure_at_the_midpoint_of_its_rounding_is_another_value() -
     assert values_match(_one("a fine of $1.5 million"), _one("a fine of $1,450,000")) is True
     assert values_match(_one("rates of 7%"), _one("rates of 6.8%")) is True
     assert values_match(_one("rates of 7%"), _one("rates of 6.4%")) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [("500 micrograms", "mcg"), ("500 mcg", "mcg"), ("250 µg", "mcg"), ("20 mL", "ml"), ("2 litres", "l")],
+)
+def test_doses_and_volumes_have_units(text: str, unit: str) -> None:
+    [slot] = [s for s in extract_slots(f"Give {text} daily.") if s.figure is not None]
+    assert slot.figure is not None and slot.figure.unit == unit

@@ -35,6 +35,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from workers.backends.locks import locked_slots
 from workers.backends.negation import (
     negation_differs,
     polarity_conflicts,
@@ -42,6 +43,7 @@ from workers.backends.negation import (
     scoped,
     stems,
 )
+from workers.backends.segments import best_segment
 from workers.backends.shapes import (
     Conflict,
     bound_conflicts,
@@ -51,6 +53,7 @@ from workers.backends.shapes import (
     direction_conflicts,
     exception_conflicts,
     fixed_starts,
+    frequency_conflicts,
     nationality_conflicts,
     outcome_conflicts,
     rank_conflicts,
@@ -61,6 +64,7 @@ from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
 from workers.stages.align import Pair, Parsed, changed_by, covered, is_comparative
+from workers.stages.cases import applies_to_case
 from workers.stages.exceptions import denied_exception
 from workers.stages.guises import counted_alone, counts_alike, paired_values
 from workers.stages.hedges import rewritten
@@ -128,7 +132,7 @@ class OfflineChecker:
         read = Parsed.of(text)
         names = [s for s in read.values if s.kind is SlotKind.ENTITY]
         evs = [Parsed.of(w.text, entities=names) for w in windows]
-        locked = _locked(read, evs)
+        locked = locked_slots(read, evs)
         # A role holder some window names may well hold it: another window's holder is then no fix.
         roles = not any(holder_named(text, w.text) for w in windows)
         paired = [_paired(read, ev) for ev in evs]
@@ -139,7 +143,7 @@ class OfflineChecker:
         ]
         best = _excluded_over(_pick(readings), readings, read, evs)
         cited = evs[next(i for i, r in enumerate(readings) if r is best)]
-        best = _onto_original(_noted(best, read), claim.text, text)
+        best = _as_case(_onto_original(_noted(best, read), claim.text, text), text)
         extra = {
             "overlap": round(best.overlap, 4),
             "negation": float(negation_differs(read, cited)),
@@ -159,7 +163,7 @@ class OfflineChecker:
         roles: bool,
     ) -> _Reading:
         pairs, overlap = paired
-        segment = _best_segment(claim, ev)
+        segment = best_segment(claim, ev)
         cite = f"[doc {window.doc_id} {window.start}-{window.end}]"
         found = self._conflicts(claim, ev, pairs, segment, overlap=overlap, locked=locked, roles=roles)
         conflicts = [c for c in found if not c.doubt and not c.unstated]
@@ -234,6 +238,7 @@ class OfflineChecker:
             found += moved
             found += nationality_conflicts(claim, ev, locked | fixed_starts(found))
             found += swaps_whole(claim, ev, segment, pairs, found)
+            found += frequency_conflicts(claim, ev, segment, found)
             unfixable = outcome_conflicts(claim, ev, segment) + condition_conflicts(claim, ev, segment)
             unfixable += exception_conflicts(claim, ev, segment)
             fixes = [f for c in found for f in c.fixes]
@@ -266,11 +271,17 @@ class OfflineChecker:
         ahead of every other value the window gives, the claim's own included: "the Tories spent £2,980,815"
         against UKIP's £2,956,737 and the Tories' £2,980,815 in one window, or "Labour spent £1.4m"
         against four parties' spending, reads alike with each. The rules cannot tell whose value is
-        whose there, so the claim is left to the model and flagged, never given another's value."""
+        whose there, so the claim is left to the model and flagged, never given another's value. Where
+        the window states the claim's own value as well, only that tie makes another value the claim's:
+        "appointed by Reagan in 1981" is not made 1980 for "During the 1980 campaign, Reagan promised
+        ... He made good on that promise in 1981", however many words the campaign's sentence shares;
+        the date's own verb does ("founded in 1991" against "founded in 1994. It moved ... in 1991")."""
         if pair.other is None or pair.equal or not pair.swappable:
             return False
         if pair.margin < _CLEAR and (not pair.tied or pair.tied_rival):
             return False
+        if pair.equal_rival and not (pair.tied or pair.led):
+            return False  # the window states the claim's value too: words alone do not say which is its
         alone = pair.rivals == 1 and overlap >= self._min_support and pair.context > 0
         return pair.context >= self._min_context or alone
 
@@ -294,23 +305,20 @@ def _unframed(text: str) -> str:
     return rest if len(rest.split()) >= 3 else text
 
 
-# ---- what may be swapped, and where ------------------------------------------------------------
-
-
-def _locked(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
-    """Claim slots (by start) never to be swapped: every value of a comparison, and each name some
-    window spells out as written: the claim is about it, even where another window names another."""
-    if is_comparative(claim.text):
-        return frozenset(s.start for s in claim.values)
-    names = [s for s in claim.values if s.kind is SlotKind.ENTITY]
-    return frozenset(s.start for s in names if any(values_match(s, e) for ev in windows for e in ev.values))
-
-
 def _noted(reading: _Reading, claim: Parsed) -> _Reading:
     """Why a comparison was neither corrected nor contradicted by a swapped value."""
     if reading.label is Judgement.SUPPORT or not is_comparative(claim.text):
         return reading
     return replace(reading, reason=f"a comparison, not checkable value by value; {reading.reason}")
+
+
+def _as_case(reading: _Reading, text: str) -> _Reading:
+    """A claim that applies the document's rules to a case of its own ("A 60-year-old should begin
+    on 25 micrograms") is never corrected (`stages.cases`): its fixes go, and it is a doubt."""
+    if not reading.fixes or not applies_to_case(text):
+        return reading
+    why = f"{reading.reason}; a case the document's rules are applied to: not corrected"
+    return replace(reading, reason=why, fixes=(), doubt=True)
 
 
 def _onto_original(reading: _Reading, original: str, text: str) -> _Reading:
@@ -394,7 +402,7 @@ def _pick(readings: list[_Reading]) -> _Reading:
 def _denies_as_window(claim: Parsed, ev: Parsed) -> bool:
     """Whether the claim's "not" is the window's exception or condition ("does not accept Amex" against
     "accepts all cards except Amex"): a rule reading against the model's contradiction, so a flag."""
-    at = _best_segment(claim, ev)
+    at = best_segment(claim, ev)
     return denied_exception(claim, ev, segment=at) or denied_condition(claim, ev, segment=at) is not None
 
 
@@ -492,12 +500,6 @@ def _overlap(claim: Parsed, ev: Parsed, pairs: list[Pair]) -> float:
     if not pairs:
         return 0.0
     return sum(1 for p in pairs if p.equal or p.context > 0) / len(pairs)
-
-
-def _best_segment(claim: Parsed, ev: Parsed) -> tuple[int, int]:
-    """The window clause sharing most content words with the claim."""
-    context = claim.context()
-    return max(ev.segments, key=lambda seg: (covered(context, stems(ev, seg)), -seg[0]))
 
 
 def _shared(claim: Parsed, words: list[str]) -> set[str]:

@@ -8,8 +8,9 @@ them; these read what that pairing cannot: a charge the claim denies and the win
 65"), a role the window gives another holder (`stages.roles`), a nationality said in another order
 (`stages.nationality`), an outcome said the other way round (`stages.outcomes`), a movement or
 result said the other way round (`stages.directions`), a rank said otherwise (`stages.ranks`), one
-word of a closed set said as another (`stages.swaps`). Each stage module decides when to speak;
-here its finding becomes a `Conflict` the checker weighs like a value conflict.
+word of a closed set said as another (`stages.swaps`), another frequency (`stages.frequency`). Each
+stage module decides when to speak; here its finding becomes a `Conflict` the checker weighs like
+a value conflict.
 
 Usage::
 
@@ -25,11 +26,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from workers.messages import SlotFix
-from workers.stages._text import sentence_around
+from workers.stages._text import same_case, sentence_around
 from workers.stages.align import Pair, Parsed, covered
 from workers.stages.conditions import charge_clashes
 from workers.stages.directions import direction_clashes
 from workers.stages.exceptions import excepted, qualified
+from workers.stages.frequency import frequency_clashes
 from workers.stages.hedges import EXACT
 from workers.stages.nationality import nationality_clashes
 from workers.stages.outcomes import outcome_clashes
@@ -49,6 +51,7 @@ __all__ = [
     "direction_conflicts",
     "exception_conflicts",
     "fixed_starts",
+    "frequency_conflicts",
     "nationality_conflicts",
     "outcome_conflicts",
     "rank_conflicts",
@@ -246,6 +249,26 @@ def direction_conflicts(claim: Parsed, ev: Parsed, segment: tuple[int, int]) -> 
             strength=_MOVED,
         )
         for c in direction_clashes(claim, ev, segment=segment)
+    ]
+
+
+def frequency_conflicts(
+    claim: Parsed, ev: Parsed, segment: tuple[int, int], found: Sequence[Conflict]
+) -> list[Conflict]:
+    """The claim's frequency against another in the window's clause `segment` ("twice a year" against
+    "quarterly", `stages.frequency`), fixed with the window's phrase; none where another conflict
+    already fixes a word of the claim's phrase ("twice daily" against "once daily": `stages.swaps`)."""
+    fixes = [f for c in found for f in c.fixes]
+    return [
+        _fixed(
+            f"frequency: {c.word!r} in claim, {c.other!r} in evidence",
+            None
+            if c.fix is None
+            else SlotFix(start=c.start, end=c.end, wrong=c.word, right=same_case(c.word, c.fix)),
+            strength=_MOVED,
+        )
+        for c in frequency_clashes(claim, ev, segment=segment)
+        if not any(f.start < c.end and c.start < f.end for f in fixes)
     ]
 
 

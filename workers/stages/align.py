@@ -32,9 +32,11 @@ from workers.stages._text import (
 )
 from workers.stages.dated import elsewhere
 from workers.stages.kinds import same_kind
+from workers.stages.measures import apart, firm_name, short_for
 from workers.stages.movements import DIRECTION, movement_words
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
 from workers.stages.terms import Term, content_terms, stem, terms_match
+from workers.stages.units import UNIT_INFO
 
 __all__ = [
     "KEYS",
@@ -56,8 +58,9 @@ _WHEN = frozenset({SlotKind.DATE, SlotKind.YEAR})
 _EQUAL_BONUS = 0.5
 _BOUND_BONUS = 0.6
 _ANCHOR_BONUS = 0.5
-# A name that goes on after a comma to an "&": the first name of a firm ("Cravath, Swaine & Moore").
-_FIRM_TAIL = re.compile(r"(?:,\s+[A-Z][\w'’-]*)+\s+&\s+[A-Z]")
+# A count of the same thing ("5 goals" / "five goals") beats a figure bound only by a name: in "Smith,
+# 21, ... has five goals" the 21 is his age.
+_COUNTED_BONUS = 0.5
 # Claims with more slots than this are paired greedily instead of by exhaustive search.
 _MAX_SEARCH = 6
 # A clause ends after a full stop, "!", "?" or ";" ...
@@ -238,6 +241,10 @@ class Pair:
     margin: float = math.inf
     # Another free counterpart hangs on the same date or name ("revenue $4.2bn in 2023, costs $3.9bn").
     tied_rival: bool = False
+    # Another free counterpart is the claim's own value ("in 1981" against "the 1980 campaign ... in 1981").
+    equal_rival: bool = False
+    # The same little word or the date's own verb leads both ("founded in 1991" / "founded in 1994").
+    led: bool = False
 
 
 def pair_slots(claim: Parsed, ev: Parsed) -> list[Pair]:
@@ -262,8 +269,10 @@ def _pair_group(claim: Parsed, ev: Parsed, slots: list[Slot], bound: Mapping[int
         score, found = next(((sc, p) for sc, p in opts if id(p.other) == pick), (0.0, Pair(slot)))
         others = [(sc, p) for sc, p in free if id(p.other) != pick]
         margin = score - max((sc for sc, _ in others), default=-math.inf) if pick is not None else math.inf
-        tied_rival = any(p.tied for _, p in others)
-        out.append(replace(found, rivals=len(free), margin=margin, tied_rival=tied_rival))
+        tied_rival, equal_rival = any(p.tied for _, p in others), any(p.equal for _, p in others)
+        out.append(
+            replace(found, rivals=len(free), margin=margin, tied_rival=tied_rival, equal_rival=equal_rival)
+        )
     return out
 
 
@@ -289,13 +298,20 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
             claim, slot, ev, e, among=FUNCTION_WORDS
         )
         led = led or (event is not None and _own_event(event, ev, e))
+        counted = slot.kind is SlotKind.FIGURE and _counts_alike(claim, slot, ev, e)
         # A hedged figure is found in a range of values, so finding it says less about whose it is.
-        plain = equal and not (hedged(slot) or hedged(e))
+        # ... but the same end of two ranges is read exactly ("aged 50 to 64" / "aged 50 to 64").
+        plain = equal and (not (hedged(slot) or hedged(e)) or _same_end(slot, e))
         score = context + _EQUAL_BONUS * plain + _BOUND_BONUS * tied + _ANCHOR_BONUS * (anchored or led)
+        score += _COUNTED_BONUS * counted
         swappable = same_unit(slot, e) and (slot.kind is not SlotKind.ENTITY or anchored)
         swappable = swappable and not (slot.kind is SlotKind.ENTITY and claim.in_subject(slot))
         # A county is not corrected to a hamlet's name: a name replaces only a name of its kind.
         swappable = swappable and (slot.kind is not SlotKind.ENTITY or same_kind(slot.text, e.text))
+        # "£500 a month" is not "£6,000 per year", nor "1,260 units per hour" "18 units/kg/hour"; "EU"
+        # is not corrected to "Union" (`stages.measures`).
+        swappable = swappable and not apart(claim.text, slot.end, ev.text, e.end, money=_money(slot))
+        swappable = swappable and not (slot.kind is SlotKind.ENTITY and short_for(slot.text, e.text))
         # "rose by $10m to $110m" is not corrected to "from $100m": a change only for a change.
         swappable = swappable and changed == changed_by(ev, e)
         # "France's economy grew 0.9%" is not corrected to Germany's "contracted 0.3%" where the window
@@ -305,20 +321,25 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         swappable = swappable and (event is None or _same_event(event, ev, e))
         # "Cravath, Swaine & Moore" is one firm: its first name alone is no value to swap, either way.
         swappable = swappable and not (
-            slot.kind is SlotKind.ENTITY and (_firm(claim.text, slot) or _firm(ev.text, e))
+            slot.kind is SlotKind.ENTITY and (firm_name(claim.text, slot.end) or firm_name(ev.text, e.end))
         )
         # "12,000" against "more than 11,000": the hedge leaves it open, so it is no wrong value.
         swappable = swappable and not left_open(slot, e)
         # "Smith was appointed in 2010" is not made the year Jones was; "late 2019" is not made "late
         # 2020" for "3 March 2020": a date of someone else, or of a part of the year the window says.
         swappable = swappable and not (slot.kind in _WHEN and elsewhere(claim, slot, ev, e))
-        scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable, tied)))
+        scored.append((score, Pair(slot, e, equal, context, len(rivals), swappable, tied, led=led)))
     return sorted(scored, key=lambda sp: -sp[0])
 
 
-def _firm(text: str, slot: Slot) -> bool:
-    """Whether a name goes on after a comma to an "&" ("Wachtell, Lipton, Rosen & Katz"): a firm's name."""
-    return _FIRM_TAIL.match(text, slot.end) is not None
+def _same_end(a: Slot, b: Slot) -> bool:
+    modes = {s.figure.hedge.mode for s in (a, b) if s.figure is not None}
+    return len(modes) == 1 and modes <= set("[]")
+
+
+def _money(slot: Slot) -> bool:
+    unit = slot.figure.unit if slot.figure is not None else None
+    return UNIT_INFO.get(unit or "", ("", 1.0))[0] == "currency"
 
 
 def _rivals(claim: Parsed, ev: Parsed, slot: Slot) -> list[Slot]:
@@ -387,6 +408,12 @@ def _same_noun(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
     slot, other = _counted_at(claim, slot), _counted_at(ev, other)
     mine, theirs = claim.noun_after(slot), ev.noun_after(other)
     return mine is None or theirs is None or terms_match(mine, theirs)
+
+
+def _counts_alike(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
+    """Whether both figures say what they count, and it is the same thing ("5 goals", "five goals")."""
+    mine, theirs = claim.noun_after(_counted_at(claim, slot)), ev.noun_after(_counted_at(ev, other))
+    return mine is not None and theirs is not None and terms_match(mine, theirs)
 
 
 def _counted_at(read: Parsed, slot: Slot) -> Slot:

@@ -3,7 +3,9 @@
 Sentences come from a rule-based splitter (abbreviations, figures, initials, lists, CJK). A sentence is a
 claim unless it is conversational or procedural (a question, greeting, recommendation to the reader,
 imperative, a heading without a verb, or a sentence about the source that names nothing: "The passage
-describes the casting."). A sentence joining independent clauses yields one claim per clause.
+describes the casting."). An instruction that states a figure or a frequency is a claim: "Take one 70
+mg tablet once a week" is what the document lays down, and checkable. A sentence joining independent
+clauses yields one claim per clause.
 A claim that opens with a pronoun ("It orbits ...") also carries `standalone`, the same claim with the
 pronoun replaced by the previous claim's subject, for retrieval and checking (`stages.standalone`).
 
@@ -22,6 +24,7 @@ from functools import lru_cache
 
 from workers.messages import Claim
 from workers.stages._text import SOURCE_NOUN, has_verb, is_clause, is_verb, words, wordset
+from workers.stages.frequency import frequencies
 from workers.stages.standalone import with_standalone
 
 __all__ = ["claim_type", "extract_claims", "split_sentences"]
@@ -227,6 +230,18 @@ _IMPERATIVES = wordset(
     "enter download apply submit get tell email schedule book monitor store limit remember make be "
     "look find compare double-check continue wait"
 )
+# Instructions whose figure or frequency a document states (a dose, a deadline, a limit), not steps in a
+# user interface ("click", "download", "enter").
+_INSTRUCTIONS = wordset("take use apply avoid stop store limit submit keep continue wait start")
+# A figure with what it measures: "70 mg", "two tablets", "within 30 days", "below 25°C" (not "one of
+# the methods", "5 tips", "the 2023 changes").
+_MEASURED = re.compile(
+    r"(?:\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*"
+    r"(?:mg|mcg|µg|μg|g|kg|ml|mL|l|L|micrograms?|milligrams?|grams?|units?|tablets?|capsules?|doses?|drops?"
+    r"|puffs?|sachets?|patch(?:es)?|injections?|minutes?|hours?|days?|weeks?|months?|years?|times|%|°)"
+    r"(?![\w])|°[CF])",
+    re.IGNORECASE,
+)
 _NOVEL = re.compile(
     r"\b(?:(?:a|the|this)\s+new\s+(?:study|studies|trial|analysis|paper|report|research|survey|data|review)"
     r"|recent(?:ly)?\s+(?:discovered|published|found|reported|identified|study|studies|research|trial|findings)"
@@ -305,7 +320,9 @@ def _is_claim_sentence(sentence: str) -> bool:
     if not body or tail.endswith(("?", "？", ":", "：")) or _NON_CLAIM.match(body) or _about_source(body):
         return False
     ws = words(body)
-    if _is_imperative(ws) or (len(ws) < 3 and not any(w[:1].isdigit() for w in ws)):
+    if (_is_imperative(ws) and not _stated_instruction(ws, body)) or (
+        len(ws) < 3 and not any(w[:1].isdigit() for w in ws)
+    ):
         return False
     return _has_ending(tail) or has_verb(ws) or ": " in body
 
@@ -325,6 +342,16 @@ def _is_imperative(ws: list[str]) -> bool:
         return False
     # "Contact lenses are ...", "Use of opioids rose ...": a noun subject with its own verb
     return not any(is_verb(ws, i) for i in (1, 2) if i < len(ws)) and ws[1:2] != ["of"]
+
+
+def _stated_instruction(ws: list[str], body: str) -> bool:
+    """An instruction that states what a document lays down, with a figure or how often: "Take one 70 mg
+    tablet once a week", "Submit the form within 30 days", "Store below 25°C". A dose, a deadline or a
+    frequency is checkable, and a wrong one is the answer's most dangerous error ("Take one tablet each
+    day" for a weekly drug); "Consult your doctor" or "Click Save and wait 5 seconds" stays advice."""
+    if ws[0].lower() not in _INSTRUCTIONS:
+        return False
+    return bool(_MEASURED.search(body) or frequencies(body))
 
 
 def _body_end(text: str, start: int, end: int) -> int:

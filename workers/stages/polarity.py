@@ -20,7 +20,13 @@ from workers.stages.slot_types import Slot, SlotKind
 __all__ = ["negations", "polarity", "quantifiers"]
 
 _NEGATION = re.compile(r"\b(?:not|never|no|without|cannot|nor)\b|(?<=\w)n['’]t\b", re.IGNORECASE)
-_NOT_ONLY = re.compile(r"\bnot\s+only\b", re.IGNORECASE)
+# "not only", and "not just" or "not merely" before a phrase that is no verb: more than, no denial
+# ("continues after treatment, not just during it"); "You should not just stop taking it" denies.
+_NOT_ONLY = re.compile(
+    r"\bnot\s+(?:only|(?:just|merely)(?=\s+(?:a|an|the|during|for|in|on|at|to|about|because|by|with|from"
+    r"|when|while|as|after|before|one|two|three|\d)\b))\b",
+    re.IGNORECASE,
+)
 # "Not all patients recovered", "does not work in all patients": some did not. The "all" is the
 # negation's (`backends.negation` reads "not all" as a doubt), never a quantifier a fix could make
 # "Not Most" or "does not work in most".

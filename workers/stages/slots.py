@@ -69,9 +69,16 @@ _FIGURE = re.compile(
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<scale>\s?(?:[Tt]housand|[Mm]illion|[Bb]illion|[Tt]rillion|lakh|crore|[Bb]n|mn|[Tt]rn?|[MmKkBb])(?!\w))?"
     r"(?P<unit>[\s-]?(?:%|percent(?:age points?)?|per\s?cent|pct|USD|EUR|GBP|INR|JPY|dollars?|euros?|rupees?"
-    r"|yen|(?:milli|centi|kilo)?(?:grams?|metres?|meters?)|mg|kg|g|km|cm|mm|m|miles?|mi|tonnes?|tons)(?!\w))?"
+    r"|yen|(?:milli|centi|kilo|micro)?(?:grams?|metres?|meters?)|mg|kg|g|mcg|µg|μg|ug|km|cm|mm|m|miles?|mi|tonnes?|tons"
+    r"|(?:milli)?(?:litres?|liters?)|mL|ml|L)(?!\w))?"
     r"(?!\w)"
 )
+# A web address, an e-mail address or a DOI: its digits and names are parts of an identifier.
+_ADDRESS = re.compile(
+    r"\b(?:https?://|www\.)\S+|\b[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:doi:\s?)?10\.\d{4,9}/\S+", re.IGNORECASE
+)
+# Two numbers joined by a slash that make no date ("2023/915", "No 1881/2006"): an act's number.
+_NUMBERED = re.compile(r"(?<![\w/.,])(\d{1,5})/(\d{1,5})(?![\w/])")
 # Numbers written as words, by value (0-20): the checker also finds a digit count spelled out with them.
 NUMBER_WORDS = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -165,6 +172,11 @@ def extract_slots(text: str) -> tuple[Slot, ...]:
     """Every slot in `text`, by position; figures never overlap dates, entities overlap neither."""
     taken: list[Slot] = []
     used = bytearray(len(text))
+    for m in _ADDRESS.finditer(text):  # no value of its own: "abs/2012.15730" is no figure to correct
+        used[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+    for m in _NUMBERED.finditer(text):  # "Regulation (EU) 2023/915": a number, not two figures
+        if int(m.group(1)) > 31 or int(m.group(2)) > 12:
+            used[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for finder in (_dates, _clocks, _figures, _entities, negations, quantifiers):
         for slot in finder(text):
             if not any(used[slot.start : slot.end]):

@@ -125,6 +125,10 @@ _SETS: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "mandatory optional/voluntary",
         "temporary permanent",
         "minimum maximum",
+        # "within 20 working days" is not 20 calendar days; "10 mmol per hour" is not per minute
+        "calendar working/business/banking",
+        "second minute hour day week month year",
+        "seconds minutes hours days weeks months years",
         "before after",
         "inpatient outpatient",
         "north south east west",

@@ -29,6 +29,10 @@ UNITS: dict[str, tuple[str, str, float]] = {
     **dict.fromkeys(["milligram", "milligrams"], ("mg", "mass", 1e-3)),
     **dict.fromkeys(["gram", "grams"], ("g", "mass", 1.0)),
     **dict.fromkeys(["kilogram", "kilograms"], ("kg", "mass", 1e3)),
+    # "500 micrograms" is 0.5 mg, never 500 mg: a dose off a thousandfold
+    **dict.fromkeys(["mcg", "µg", "μg", "ug", "microgram", "micrograms"], ("mcg", "mass", 1e-6)),
+    **dict.fromkeys(["ml", "millilitre", "millilitres", "milliliter", "milliliters"], ("ml", "volume", 1e-3)),
+    **dict.fromkeys(["l", "litre", "litres", "liter", "liters"], ("l", "volume", 1.0)),
     "mm": ("mm", "length", 1e-3),
     "cm": ("cm", "length", 1e-2),
     "m": ("m", "length", 1.0),
