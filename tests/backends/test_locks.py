@@ -57,3 +57,15 @@ def test_every_amount_of_the_claim_the_windows_state_is_locked() -> None:
     total = "The total amount payable is £17,280, including total interest of £2,280."
     assert _locked(claim, loan, total) == ["48", "£17,280", "£2,280"]
     assert _locked(claim, loan) == []  # one window alone states only the 48
+
+
+def test_a_sum_the_window_states_as_a_sum_is_not_locked() -> None:
+    assert "46%" not in _locked("Alice and Bob together own 46%.", "Alice and Bob together own 40%.")
+    assert (
+        _locked("In total, 5,000 people applied and 300 were accepted.", "In total, 200 were accepted.") == []
+    )
+
+
+def test_a_total_and_its_parts_joined_by_plus_is_a_sum() -> None:
+    claim = "Acme must pay $8.5 million in total: $6 million in redress plus a $2.5 million penalty."
+    assert "$8.5 million" in _locked(claim, "Acme must pay $6 million in redress and a $2.5 million penalty.")

@@ -21,6 +21,8 @@ from workers.stages.cases import applies_to_case
         "A tenant who moves out in month 8 stays liable for rent until the end of month 12.",
         "Tenants paying $1,800 a month would be charged a $90 late fee.",
         "Taking two capsules daily provides 2,000 IU of vitamin D3.",
+        "If you are 60, you should start levothyroxine at 25 micrograms daily.",
+        "If you contribute 8% of basic salary, the employer will match 6%.",
     ],
 )
 def test_a_case_of_the_claims_own_is_read(text: str) -> None:
@@ -50,6 +52,7 @@ def test_a_case_of_the_claims_own_is_read(text: str) -> None:
         "A study that enrolled 5,000 patients found a 20% reduction.",
         "A company that was founded in 1998 won the bid.",
         "With a market share of 30%, Acme leads the market.",
+        "If your income is over £50,000, you pay 40%.",  # a bound: the rule said again
     ],
 )
 def test_a_fact_or_a_rule_is_no_case(text: str) -> None:

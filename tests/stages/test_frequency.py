@@ -113,6 +113,19 @@ def test_another_frequency_for_the_same_thing_clashes(
         ),
         ("Boilers must be serviced at least once a year.", "Boilers must be serviced every six months."),
         ("Dividends are paid twice-yearly.", "Dividends are paid quarterly."),
+        # an amount's rate, not how often
+        ("Adults can take up to 4 g daily.", "Adults can take 1 g four times a day."),
+        ("Take one tablet twice a day.", "Take one tablet every 12 hours, up to 2 tablets daily."),
+        ("The salary is £30,000 annually.", "The salary of £30,000 is paid monthly."),
+        # the window says the claim's inside a word
+        (
+            "You can pay your premium monthly.",
+            "You can pay your premium annually or by monthly direct debit.",
+        ),
+        (
+            "Alendronic acid is taken once a week.",
+            "It is a once-weekly tablet, while the 10 mg tablet is taken daily.",
+        ),
     ],
 )
 def test_no_clash(claim: str, window: str) -> None:

@@ -17,7 +17,8 @@ would turn a correct answer wrong:
   (another window, or another pairing, may read them otherwise: whose is whose is a guess);
 - a figure the claim gives for several things joined by "and" and summed ("Commercial Banking and
   Wealth Management together generated 46%" against "Commercial Banking 31% and Wealth Management
-  15%"): a sum, which no one of the window's parts corrects.
+  15%"): a sum, which no one of the window's parts corrects (where the window sums them too, its
+  sum does).
 
 Usage::
 
@@ -41,7 +42,7 @@ __all__ = ["locked_slots"]
 _TOGETHER = re.compile(
     r"\band\b[^.;]{1,80}?\b(?:together|combined|between\s+them|jointly|altogether)\b(?!\s+with\b)"
     # "$8.5 million in total: $6 million in redress plus a $2.5 million penalty"
-    r"|\b(?:in\s+total|altogether|combined)\b[^.;]{0,80}?\b(?:plus|and)\b",
+    r"|\b(?:in\s+total|altogether)\b[^.;]{0,80}?\bplus\b",
     re.IGNORECASE,
 )
 _AMOUNTS = frozenset({SlotKind.FIGURE, SlotKind.PERCENT})
@@ -60,7 +61,8 @@ def locked_slots(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
         if any(_dated_with(s, names, ev) for ev in windows) and not _own_event_elsewhere(claim, s, windows)
     ]
     amounts = [s for s in claim.values if s.kind in _AMOUNTS]
-    if _TOGETHER.search(claim.text) or _all_stated(amounts, windows):
+    summed = _TOGETHER.search(claim.text) and not any(_TOGETHER.search(ev.text) for ev in windows)
+    if summed or _all_stated(amounts, windows):
         locked += amounts
     return frozenset(s.start for s in locked)
 

@@ -58,7 +58,7 @@ _BEFORE_HYPOTHETICAL = rf"(?:(?!{_HYPOTHETICAL}){_ON})"
 _ANY_MODAL = r"\b(?:would|should|can|could|will|must|may|might|shall)\b"
 _BEFORE_MODAL = rf"(?:(?!{_MODAL}){_ON})"
 _OPENING = re.compile(
-    rf"\A\s*(?P<case>(?:For\s+an?|(?:If|When|Where)\s+(?:an?|someone|anyone)\b|Assuming|Supposing|Given)\s+{_ON}*),\s",
+    rf"\A\s*(?P<case>(?:For\s+an?|(?:If|When|Where)\s+(?:an?|someone|anyone|you|your)\b|Assuming|Supposing|Given)\s+{_ON}*),\s",
     re.IGNORECASE,
 )
 # "With a potassium of 5.7 mmol/L, the dose should not be increased": with a rule's word after it
@@ -103,7 +103,7 @@ _SHAPES = (_OPENING, _WITH, _SUBJECT, _DESCRIBED, _GENERIC, _GERUND)
 # no figure ("type 2 diabetes", "stage 3").
 _NUMBER = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
 _POINT = re.compile(
-    r"(?<!\w)(?<![\w.,])(?<!type )(?<!stage )(?<!grade )(?<!phase )(?<!level )(?<!class )(?<!tier )"
+    r"(?<!\w)(?<![\w.,$£€])(?<!type )(?<!stage )(?<!grade )(?<!phase )(?<!level )(?<!class )(?<!tier )"
     r"(?<!category )(?<!schedule )(?<!section )(?<!article )(?<!clause )(?<!over )(?<!under )(?<!above )"
     r"(?<!below )(?<!least )(?<!than )(?<!to )(?<!up )(?!(?:19|20)\d\d\b)"
     rf"(?:[$£€]?\d[\d,]*(?:\.\d+)?|{_NUMBER}\b)(?![\w,.]*\s+(?:or|and)\s+(?:over|older|above|more|under|younger"

@@ -17,18 +17,18 @@ they are not read. Not read either: a rate after a figure ("£30,000 a year", "1
 "once" or "every", so no frequency here), "biweekly" and "bimonthly" (each means two things).
 
 Two phrases within 3% of each other are one ("every 30 days", "monthly"; "every 4 weeks" is not). Not
-read: a ratio ("for every 5 years of service", "for each day of delay"), a word inside a compound
-("twice-yearly", "bi-weekly", "half yearly").
+read: a ratio ("for every 5 years of service", "for each day of delay"), an amount's rate ("up to 4 g
+daily", "£30,000 annually"), a word inside a compound ("twice-yearly", "bi-weekly", "half yearly").
 
 A clash needs the claim to say one frequency, the window's clause to say another (however often it
-says it), the window to say the claim's nowhere, both to bound it alike ("at least once a year"
-against "every six months" is no clash), no "not" before either, the last two content words before
-the phrases to share one (what happens so often: "tablet each day" and "tablet once a week", not
-"atorvastatin daily" and "cholesterol checked every 3 months"), and the window's clause to hold
-most of the other words of the claim's clause (up to a comma or semicolon), so the
-two phrases are about one thing ("Performance reviews take place twice a year ... Salary reviews are
-conducted once a year" against "Salary reviews are held twice a year": the second sentence). The
-window's phrase is the fix.
+says it), the window to say the claim's nowhere (not even in "once-weekly" or "monthly direct
+debit"), both to bound it alike ("at least once a year" against "every six months" is no clash), no
+"not" before either, the last two content words before the phrases to share one (what happens so
+often: "tablet each day" and "tablet once a week", not "atorvastatin daily" and "cholesterol
+checked every 3 months"), and the window's clause to hold most of the other words of the claim's
+clause (up to a comma or semicolon), so the two phrases are about one thing ("Performance reviews
+take place twice a year ... Salary reviews are conducted once a year" against "Salary reviews are
+held twice a year": the second sentence). The window's phrase is the fix.
 
 Usage::
 
@@ -76,8 +76,12 @@ _PHRASE = re.compile(
     rf"|(?P<alone>{'|'.join(sorted(_ADVERBS, key=len, reverse=True))}))\b(?!-)",
     re.IGNORECASE,
 )
-# "for every 5 years of service", "for each day of delay", "per day": a ratio, not how often.
-_RATIO_BEFORE = re.compile(r"\b(?:for|per)\s+\Z", re.IGNORECASE)
+# "for every 5 years of service", "for each day of delay", "per day": a ratio, not how often; and an
+# amount's rate ("up to 4 g daily", "£30,000 annually", "2 tablets daily").
+_RATIO_BEFORE = re.compile(
+    r"(?:\b(?:for|per)|\d[\d,.]*\s*(?:%|[^\W\d_]+)?|\b(?:one|two|three|four|five|six)\s+[^\W\d_]+)\s+\Z",
+    re.IGNORECASE,
+)
 _RATIO_AFTER = re.compile(r"\s+of\b", re.IGNORECASE)
 # "at least once a year", "up to 4 times a day": a bound on how often.
 _BOUND = re.compile(
@@ -117,12 +121,21 @@ def frequencies(text: str) -> list[Frequency]:
     """Every frequency phrase of `text`, with how many times a year it says."""
     found = []
     for m in _PHRASE.finditer(text):
-        if _RATIO_BEFORE.search(text, max(0, m.start() - 8), m.start()) or _RATIO_AFTER.match(text, m.end()):
+        if _rate(text, m) or _RATIO_AFTER.match(text, m.end()):
             continue
         per_year = _per_year(m)
         if per_year is not None:
             found.append(Frequency(m.start(), m.end(), m.group(0), per_year))
     return found
+
+
+def _rate(text: str, m: re.Match[str]) -> bool:
+    """A ratio or an amount's rate: the phrase right after "for", "per" or an amount. Only a lone
+    adverb or "a day" is an amount's ("4 g daily"); "one tablet twice a day" says how often."""
+    before = _RATIO_BEFORE.search(text, max(0, m.start() - 24), m.start())
+    if before is None:
+        return False
+    return before.group(0).split()[0].lower() in ("for", "per") or bool(m.group("alone"))
 
 
 def _per_year(m: re.Match[str]) -> float | None:
@@ -153,7 +166,7 @@ def frequency_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) ->
     [m], t = mine, theirs[0]
     # the window says the claim's own somewhere ("Premiums can be paid annually. ... may also pay
     # premiums monthly"), or each bounds it otherwise ("at least once a year" / "every six months")
-    if any(_same(m, f) for f in frequencies(ev.text)) or _bound(claim.text, m) != _bound(ev.text, t):
+    if _says_anywhere(ev.text, m) or _bound(claim.text, m) != _bound(ev.text, t):
         return []
     if (
         negated(ev, (lo, t.start))
@@ -163,6 +176,20 @@ def frequency_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) ->
     ):
         return []
     return [FrequencyClash(m.start, m.end, m.text, t.text, t.text.lower())]
+
+
+_WORD_OF = {_YEAR: "daily", _YEAR / 7: "weekly", _YEAR / 14: "fortnightly", 12.0: "monthly", 4.0: "quarterly"}
+
+
+def _says_anywhere(text: str, mine: Frequency) -> bool:
+    """Whether the window says the claim's frequency anywhere, as a phrase or inside a word ("a
+    once-weekly tablet", "by monthly direct debit", "annual" for once a year)."""
+    if any(_same(mine, f) for f in frequencies(text)):
+        return True
+    word = next((w for n, w in _WORD_OF.items() if abs(n - mine.per_year) <= _SAME * n), None)
+    if abs(mine.per_year - 1.0) <= _SAME:
+        word = r"(?:annual|annually|yearly)"
+    return word is not None and re.search(rf"{word}\b", text, re.IGNORECASE) is not None
 
 
 def _same(a: Frequency, b: Frequency) -> bool:

@@ -77,8 +77,14 @@ _FIGURE = re.compile(
 _ADDRESS = re.compile(
     r"\b(?:https?://|www\.)\S+|\b[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:doi:\s?)?10\.\d{4,9}/\S+", re.IGNORECASE
 )
-# Two numbers joined by a slash that make no date ("2023/915", "No 1881/2006"): an act's number.
-_NUMBERED = re.compile(r"(?<![\w/.,])(\d{1,5})/(\d{1,5})(?![\w/])")
+# An act's or a licence's number: a year and three digits or more ("2023/915"), after "No" ("No
+# 1881/2006"), or with a leading zero ("PL 04569/0321"); not "140/90 mmHg", "the 2023/24 tax year",
+# "a 60/40 split", "01/05/2023".
+_NUMBERED = re.compile(
+    r"(?:(?<![\w/.,])(?:19|20)\d\d/\d{3,5}|(?<=No )\d{1,5}/\d{1,5}|(?<=No\. )\d{1,5}/\d{1,5}"
+    # a reference with a leading zero ("PL 04569/0321")
+    r"|(?<![\w/.,])(?:0\d{2,}/\d+|\d+/0\d{2,}))(?![\w/])"
+)
 # Numbers written as words, by value (0-20): the checker also finds a digit count spelled out with them.
 NUMBER_WORDS = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -175,8 +181,7 @@ def extract_slots(text: str) -> tuple[Slot, ...]:
     for m in _ADDRESS.finditer(text):  # no value of its own: "abs/2012.15730" is no figure to correct
         used[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for m in _NUMBERED.finditer(text):  # "Regulation (EU) 2023/915": a number, not two figures
-        if int(m.group(1)) > 31 or int(m.group(2)) > 12:
-            used[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+        used[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for finder in (_dates, _clocks, _figures, _entities, negations, quantifiers):
         for slot in finder(text):
             if not any(used[slot.start : slot.end]):
