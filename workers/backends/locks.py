@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from workers.backends.segments import states_every
 from workers.stages.align import Parsed, is_comparative
 from workers.stages.slot_types import Slot, SlotKind
 from workers.stages.slots import values_match
@@ -62,7 +63,7 @@ def locked_slots(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
     ]
     amounts = [s for s in claim.values if s.kind in _AMOUNTS]
     summed = _TOGETHER.search(claim.text) and not any(_TOGETHER.search(ev.text) for ev in windows)
-    if summed or _all_stated(amounts, windows):
+    if summed or states_every(amounts, [e for ev in windows for e in ev.values]):
         locked += amounts
     return frozenset(s.start for s in locked)
 
@@ -80,12 +81,6 @@ def _own_event_elsewhere(claim: Parsed, date: Slot, windows: Sequence[Parsed]) -
             if any(t.stem == event for t in ev.terms if lo <= t.start < hi):
                 return True
     return False
-
-
-def _all_stated(amounts: Sequence[Slot], windows: Sequence[Parsed]) -> bool:
-    """Whether the claim has two or more amounts and the windows state each of them as the claim does."""
-    said = [e for ev in windows for e in ev.values]
-    return len(amounts) >= 2 and all(any(values_match(a, e) for e in said) for a in amounts)
 
 
 def _dated_with(date: Slot, names: Sequence[Slot], ev: Parsed) -> bool:

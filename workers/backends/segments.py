@@ -18,7 +18,7 @@ from workers.stages.align import Parsed, covered
 from workers.stages.slot_types import Slot, SlotKind
 from workers.stages.slots import values_match
 
-__all__ = ["best_segment"]
+__all__ = ["best_segment", "states_every"]
 
 
 def best_segment(claim: Parsed, ev: Parsed) -> tuple[int, int]:
@@ -38,5 +38,9 @@ def _states_all(values: Sequence[Slot], ev: Parsed, segment: tuple[int, int]) ->
     """Whether the clause states two or more values of the claim, and every one (a single year found
     in a clause about something else says little: "Dividends on ordinary shares are paid quarterly
     from 2024" against "... preference shares are paid annually from 2024")."""
-    said = [e for e in ev.values if segment[0] <= e.start < segment[1]]
+    return states_every(values, [e for e in ev.values if segment[0] <= e.start < segment[1]])
+
+
+def states_every(values: Sequence[Slot], said: Sequence[Slot]) -> bool:
+    """Whether there are two or more `values` and `said` holds each of them as written."""
     return len(values) >= 2 and all(any(values_match(v, e) for e in said) for v in values)

@@ -36,7 +36,7 @@ from workers.stages.measures import apart, firm_name, short_for
 from workers.stages.movements import DIRECTION, movement_words
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
 from workers.stages.terms import Term, content_terms, stem, terms_match
-from workers.stages.units import UNIT_INFO
+from workers.stages.units import is_currency
 
 __all__ = [
     "KEYS",
@@ -285,6 +285,7 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
     scored = []
     any_equal = any(values_match(slot, e) for e in rivals)
     changed = changed_by(claim, slot)
+    money = is_currency(slot.figure.unit if slot.figure else None)
     for e in rivals:
         # A word the claim says plainly counts wherever the window says it, in a name too.
         said = ev.near(e) if slot.kind is SlotKind.ENTITY else [*ev.near(e), *ev.name_words(e)]
@@ -310,7 +311,7 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         swappable = swappable and (slot.kind is not SlotKind.ENTITY or same_kind(slot.text, e.text))
         # "£500 a month" is not "£6,000 per year", nor "1,260 units per hour" "18 units/kg/hour"; "EU"
         # is not corrected to "Union" (`stages.measures`).
-        swappable = swappable and not apart(claim.text, slot.end, ev.text, e.end, money=_money(slot))
+        swappable = swappable and not apart(claim.text, slot.end, ev.text, e.end, money=money)
         swappable = swappable and not (slot.kind is SlotKind.ENTITY and short_for(slot.text, e.text))
         # "rose by $10m to $110m" is not corrected to "from $100m": a change only for a change.
         swappable = swappable and changed == changed_by(ev, e)
@@ -335,11 +336,6 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
 def _same_end(a: Slot, b: Slot) -> bool:
     modes = {s.figure.hedge.mode for s in (a, b) if s.figure is not None}
     return len(modes) == 1 and modes <= set("[]")
-
-
-def _money(slot: Slot) -> bool:
-    unit = slot.figure.unit if slot.figure is not None else None
-    return UNIT_INFO.get(unit or "", ("", 1.0))[0] == "currency"
 
 
 def _rivals(claim: Parsed, ev: Parsed, slot: Slot) -> list[Slot]:

@@ -40,10 +40,12 @@ Usage::
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import negated
+from workers.stages.slots import NUMBER_WORDS
 
 __all__ = ["FrequencyClash", "frequencies", "frequency_clashes"]
 
@@ -64,7 +66,7 @@ _ADVERBS = {
 # Two frequencies within this share of each other are one ("every 30 days" and "monthly"); "every 4
 # weeks" is not "monthly" (8% apart).
 _SAME = 0.03
-_TIMES = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_TIMES = {"once": 1, "twice": 2, "thrice": 3} | {word: n for n, word in enumerate(NUMBER_WORDS)}
 _N = r"(?:\d+|one|two|three|four|five|six)"
 _HOW_MANY = rf"(?P<times>once|twice|thrice|{_N}\s+times)"
 _UNIT = r"(?P<unit>day|week|fortnight|month|quarter|year)s?"
@@ -158,15 +160,15 @@ def _count(word: str) -> int:
 
 def frequency_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) -> list[FrequencyClash]:
     """The claim's one frequency against the other one of the window's clause `segment`."""
-    mine = frequencies(claim.text)
+    mine, said = frequencies(claim.text), frequencies(ev.text)
     lo, hi = segment
-    theirs = [f for f in frequencies(ev.text) if lo <= f.start < hi]
+    theirs = [f for f in said if lo <= f.start < hi]
     if len(mine) != 1 or not theirs or any(not _same(theirs[0], f) for f in theirs):
         return []
     [m], t = mine, theirs[0]
     # the window says the claim's own somewhere ("Premiums can be paid annually. ... may also pay
     # premiums monthly"), or each bounds it otherwise ("at least once a year" / "every six months")
-    if _says_anywhere(ev.text, m) or _bound(claim.text, m) != _bound(ev.text, t):
+    if _says_anywhere(ev.text, said, m) or _bound(claim.text, m) != _bound(ev.text, t):
         return []
     if (
         negated(ev, (lo, t.start))
@@ -181,10 +183,11 @@ def frequency_clashes(claim: Parsed, ev: Parsed, *, segment: tuple[int, int]) ->
 _WORD_OF = {_YEAR: "daily", _YEAR / 7: "weekly", _YEAR / 14: "fortnightly", 12.0: "monthly", 4.0: "quarterly"}
 
 
-def _says_anywhere(text: str, mine: Frequency) -> bool:
-    """Whether the window says the claim's frequency anywhere, as a phrase or inside a word ("a
-    once-weekly tablet", "by monthly direct debit", "annual" for once a year)."""
-    if any(_same(mine, f) for f in frequencies(text)):
+def _says_anywhere(text: str, said: Sequence[Frequency], mine: Frequency) -> bool:
+    """Whether the window (`text`, its phrases `said`) says the claim's frequency anywhere, as a
+    phrase or inside a word ("a once-weekly tablet", "by monthly direct debit", "annual" for once a
+    year)."""
+    if any(_same(mine, f) for f in said):
         return True
     word = next((w for n, w in _WORD_OF.items() if abs(n - mine.per_year) <= _SAME * n), None)
     if abs(mine.per_year - 1.0) <= _SAME:

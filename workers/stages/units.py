@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SCALES", "UNITS", "UNIT_INFO", "canonical_unit"]
+__all__ = ["SCALES", "UNITS", "UNIT_INFO", "canonical_unit", "is_currency"]
 
 # (canonical unit, family, factor to the family's base unit)
 UNITS: dict[str, tuple[str, str, float]] = {
@@ -60,3 +60,8 @@ def canonical_unit(raw: str) -> str | None:
     if key.startswith("percent") or key.startswith("per cent"):
         key = "percent"
     return UNITS[key][0] if key in UNITS else None
+
+
+def is_currency(unit: str | None) -> bool:
+    """Whether a canonical unit is money ("GBP", "USD"; not "%" or "mg")."""
+    return UNIT_INFO.get(unit or "", ("", 1.0))[0] == "currency"
