@@ -1165,6 +1165,14 @@ def test_a_frequency_word_another_rule_fixes_is_fixed_once() -> None:
     assert _apply(claim, result) == "The tablets are taken once daily with food."
 
 
+def test_the_same_amount_for_another_period_is_a_conflict_fixed_with_the_windows_period() -> None:
+    claim = "The rent for the flat is £1,200 per year."
+    result = _judge(claim, "The monthly rent for the flat is £1,200, payable in advance on the first day.")
+    assert result.label is Judgement.CONTRADICT
+    assert "period: 'per year' in claim, 'monthly' in evidence" in result.reason
+    assert _apply(claim, result) == "The rent for the flat is £1,200 per month."
+
+
 def test_an_amount_for_another_period_is_no_fix() -> None:
     claim = "The car allowance comes to £500 a month, paid along with your salary."
     window = (
@@ -1225,4 +1233,63 @@ def test_amounts_the_window_states_every_one_are_not_moved_between_holders() -> 
 def test_an_acts_number_holds_no_figure() -> None:
     window = "It repealed Regulation (EC) No 1881/2006 with effect from 25 May 2023."
     claim = "Regulation (EU) 2023/915 replaced Regulation (EC) No 1881/2006 with effect from 25 May 2023."
+    assert not _judge(claim, window).fixes
+
+
+def test_a_figure_the_window_states_beside_another_in_one_clause_is_not_swapped() -> None:
+    window = (
+        "At 31 March 2024 the Group employed 4,860 people, of whom 2,916 were based in the UK and the "
+        "remainder overseas."
+    )
+    claim = "Of the group's 4,860 staff, 1,944 were based outside the UK."
+    assert not _judge(claim, window).fixes
+
+
+def test_a_figure_the_window_bounds_is_not_swapped_for_another_of_its_kind() -> None:
+    windows = (
+        "Statutory Maternity Pay is paid for up to 39 weeks: 90% of average weekly earnings for the first "
+        "6 weeks, then £184.03 for the next 33 weeks.",
+        "Eligible employees can take up to 52 weeks of maternity leave. Statutory Maternity Pay is paid "
+        "for up to 39 weeks: 90% of average weekly earnings for the first 6 weeks.",
+    )
+    claim = "Only 39 of the 52 weeks of maternity leave are covered by Statutory Maternity Pay."
+    assert not _judge(claim, *windows).fixes
+
+
+def test_a_change_is_not_swapped_for_a_level_past_its_hedge() -> None:
+    window = "Revenue was $4.82 billion on Tuesday, up from $4.31 billion a year earlier."
+    assert not _judge("Revenue grew by roughly $510 million year on year to $4.82 billion.", window).fixes
+
+
+def test_a_not_that_sets_one_thing_against_another_is_no_fix() -> None:
+    window = "She studied at Stockholm before completing her doctorate in Leipzig in 1899."
+    result = _judge("She earned her doctorate in Leipzig, not Stockholm, where she had studied.", window)
+    assert not result.fixes
+    assert result.label is not Judgement.CONTRADICT
+
+
+def test_a_date_with_its_month_no_window_states_is_reported() -> None:
+    window = "Employers with between 50 and 249 employees must comply from 6 April 2027."
+    assert _judge("Firms with 50 to 249 employees must comply from 6 April 2026.", window).extra[
+        "unseen_date"
+    ]
+    assert not _judge("Firms with 50 to 249 employees must comply from 6 April 2027.", window).extra[
+        "unseen_date"
+    ]
+    assert not _judge("Firms with 50 to 249 employees must comply from 2027.", window).extra["unseen_date"]
+    # a bare year in the window is not the claim's day
+    budget = window.replace(".", ", as announced in the 2026 Budget.")
+    assert _judge("Firms with 50 to 249 employees must comply from 6 April 2026.", budget).extra[
+        "unseen_date"
+    ]
+
+
+def test_a_one_word_contrast_keeps_its_not() -> None:
+    claim = "Interest is charged, not waived, if you pay late."
+    assert not _judge(claim, "Interest is charged if you pay late.").fixes
+
+
+def test_a_not_between_hyphens_sets_one_party_against_another() -> None:
+    claim = "The landlord - not the tenant - must pay for structural repairs."
+    window = "The landlord must pay for structural repairs, and the tenant must pay for minor repairs."
     assert not _judge(claim, window).fixes

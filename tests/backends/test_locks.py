@@ -69,3 +69,100 @@ def test_a_sum_the_window_states_as_a_sum_is_not_locked() -> None:
 def test_a_total_and_its_parts_joined_by_plus_is_a_sum() -> None:
     claim = "Acme must pay $8.5 million in total: $6 million in redress plus a $2.5 million penalty."
     assert "$8.5 million" in _locked(claim, "Acme must pay $6 million in redress and a $2.5 million penalty.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "locked"),
+    [
+        # a rest: 4,860 - 2,916
+        (
+            "Of the group's 4,860 staff, 1,944 were based outside the UK.",
+            "The Group employed 4,860 people, of whom 2,916 were based in the UK and the rest overseas.",
+            "1,944",
+        ),
+        # a change, hedged: 4.82 - 4.31 billion, to 5%
+        (
+            "Revenue grew by roughly $500 million year on year, to $4.82 billion.",
+            "Revenue was $4.82 billion, up from $4.31 billion a year earlier.",
+            "$500 million",
+        ),
+        # a product of a count and an amount
+        (
+            "You make 36 payments of £412.50, which adds up to £14,850 in total.",
+            "The Borrower shall repay the Loan in 36 equal monthly instalments of £412.50.",
+            "£14,850",
+        ),
+        # from the claim's own figures
+        (
+            "Only 39 of the 52 weeks are paid, so the last 13 weeks carry no pay.",
+            "Pay lasts for up to 39 weeks.",
+            "13",
+        ),
+    ],
+)
+def test_a_figure_the_claim_works_out_is_locked(claim: str, window: str, locked: str) -> None:
+    assert locked in _locked(claim, window)
+
+
+def test_a_figure_with_no_word_that_works_it_out_is_not_locked() -> None:
+    window = "Retail Banking contributed 54% of income, Commercial Banking 31% and Wealth Management 15%."
+    assert "46%" not in _locked("Wealth Management generated 46% of income.", window)
+    # not a difference to the precision it is written in
+    assert "$510 million" not in _locked(
+        "Revenue grew by $510 million.", "Revenue was $4.82 billion, up from $4.30 billion."
+    )
+
+
+def test_a_date_a_period_after_the_windows_date_is_locked() -> None:
+    window = "The development must begin within 3 years of the decision date of 9 January 2024."
+    assert _locked("Work must begin by 9 January 2027.", window) == ["9 January 2027"]
+    assert _locked("Work must begin by 9 January 2026.", window) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # "by" that is no change
+        (
+            "A claim must be brought by the tenant within 4 years.",
+            "Claims: within 6 years, or 2 years for injury.",
+        ),
+        # the window states another figure for the claim's words
+        ("The total fee is £1,500.", "The fee is £1,000 plus a £500 deposit; the total fee is £1,200."),
+        # "up to" is a bound, not a move
+        (
+            "You can get pay for up to 45 weeks.",
+            "Pay lasts up to 39 weeks: the first 6 weeks at 90%, then 33.",
+        ),
+    ],
+)
+def test_a_figure_a_window_gives_otherwise_is_not_locked_as_worked_out(claim: str, window: str) -> None:
+    assert _locked(claim, window) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "locked"),
+    [
+        # the period counts from the date; a month's end is kept
+        ("Appeal by 29 February 2024.", "Appeal within 1 month of the notice dated 31 January 2024.", True),
+        (
+            "Work must begin by 9 January 2025.",
+            "Begin within a year of the decision of 9 January 2024.",
+            True,
+        ),
+        # the date is the start, said for itself
+        (
+            "The lease starts on 1 January 2026.",
+            "The lease starts on 1 January 2024 and runs for 2 years.",
+            False,
+        ),
+        # the window's words say the date is the claim's own
+        (
+            "The decision date was 9 January 2027.",
+            "Begin within 3 years of the decision date of 9 January 2024.",
+            False,
+        ),
+    ],
+)
+def test_a_date_counted_from_a_windows_date_is_locked(claim: str, window: str, locked: bool) -> None:
+    assert bool(_locked(claim, window)) is locked

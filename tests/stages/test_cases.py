@@ -23,6 +23,18 @@ from workers.stages.cases import applies_to_case
         "Taking two capsules daily provides 2,000 IU of vitamin D3.",
         "If you are 60, you should start levothyroxine at 25 micrograms daily.",
         "If you contribute 8% of basic salary, the employer will match 6%.",
+        # the asker's case said to them, with or without a comma
+        "With taxable turnover of £85,000 over the last 12 months you don't yet have to register for VAT.",
+        "With only 8 qualifying years, you wouldn't get any State Pension.",
+        "At 5% interest you would pay £50 a year.",
+        "On earnings of £10,000 a month, your benefit would be capped at £5,000 a month.",
+        "As your kettle developed a fault four months after delivery, you're past the 30-day period.",
+        "On a 60-day trip to Spain you'd keep the same cover as at home.",
+        "Jogging for 25 minutes three times a week would meet the guideline.",
+        # "may" is no month
+        "For a patient with a creatinine clearance of 40 mL/min who may be frail, the dose is 10 mg.",
+        # an age the claim supposes, with no comma
+        "For a 55-year-old woman cervical screening is every five years.",
     ],
 )
 def test_a_case_of_the_claims_own_is_read(text: str) -> None:
@@ -53,6 +65,16 @@ def test_a_case_of_the_claims_own_is_read(text: str) -> None:
         "A company that was founded in 1998 won the bid.",
         "With a market share of 30%, Acme leads the market.",
         "If your income is over £50,000, you pay 40%.",  # a bound: the rule said again
+        "With over 10 qualifying years you get a State Pension.",
+        # the document's rule said to the asker: no "would", no denial
+        "At 65 you can claim your State Pension.",
+        # the document's own figure after "Because", and a fact's gerund
+        "Because the limit is £85,000, you would need to register.",
+        "Accounting for 40% of revenue, the unit is the largest.",
+        "With 30 qualifying years you get the full new State Pension.",
+        # a time or a date is when, not a case
+        "At 9:45 am you would have to attend the hearing.",
+        "On 3 March 2020 you would have been sent a letter.",
     ],
 )
 def test_a_fact_or_a_rule_is_no_case(text: str) -> None:

@@ -154,3 +154,11 @@ def test_the_model_alone_never_edits_a_claim_whose_negation_the_rules_read_over_
     # contradiction is the "never" it sees, which the rules find denies nothing the window says
     label, _, why = DECISION.decide(_signals(0.01, 0.995, rule_doubt=1.0), similarity=0.9)
     assert label is Judgement.NEUTRAL and "read its negation over other words: flagged, not edited" in why
+
+
+def test_a_date_no_window_states_keeps_the_claim_from_support() -> None:
+    signals = _signals(0.9, 0.1, rule_missing=1.0)
+    assert DECISION.decide(signals, similarity=0.9)[0] is Judgement.SUPPORT
+    label, _, why = DECISION.decide(signals | {"rule_unseen_date": 1.0}, similarity=0.9)
+    assert label is Judgement.NEUTRAL
+    assert "a date of the claim no window states: withheld" in why

@@ -460,3 +460,21 @@ def test_a_claim_opening_with_a_pronoun_gets_a_standalone_text() -> None:
 )
 def test_an_instruction_with_a_figure_or_a_frequency_is_a_claim(text: str, claim: bool) -> None:
     assert bool(extract_claims(text)) is claim
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("You can pay in between £25 and £300 each month.", True),
+        ("You must register within 30 days of going over the threshold.", True),
+        ("You'll need to file by 31 January 2025.", True),
+        ("You can't make withdrawals; if you close the account early, you'll earn 1.00% AER instead.", True),
+        ("You should check the latest filing.", False),
+        ("You can find details in Section 4.", False),
+        ("You may want to speak to an adviser.", False),
+        ("You may want to save £20,000 first.", False),  # advice, even with a figure
+        ("You will need to file by 31 January 2025.", True),
+    ],
+)
+def test_what_the_asker_can_or_must_do_is_a_claim_where_it_states_a_figure(text: str, claim: bool) -> None:
+    assert bool(extract_claims(text)) is claim

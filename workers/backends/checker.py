@@ -56,6 +56,7 @@ from workers.backends.shapes import (
     frequency_conflicts,
     nationality_conflicts,
     outcome_conflicts,
+    period_conflicts,
     rank_conflicts,
     role_conflicts,
 )
@@ -65,6 +66,7 @@ from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
 from workers.stages.align import Pair, Parsed, changed_by, covered, is_comparative
 from workers.stages.cases import applies_to_case
+from workers.stages.derived import unseen_date
 from workers.stages.exceptions import denied_exception
 from workers.stages.guises import counted_alone, counts_alike, paired_values
 from workers.stages.hedges import rewritten
@@ -149,6 +151,7 @@ class OfflineChecker:
             "negation": float(negation_differs(read, cited)),
             "values": float(len(read.values)),
             "doubt": float(best.doubt or _denies_as_window(read, cited)),
+            "unseen_date": float(unseen_date(read, evs)),
         }
         return CheckResult(best.label, best.reason, best.window, best.fixes, best.confidence, extra)
 
@@ -239,6 +242,7 @@ class OfflineChecker:
             found += nationality_conflicts(claim, ev, locked | fixed_starts(found))
             found += swaps_whole(claim, ev, segment, pairs, found)
             found += frequency_conflicts(claim, ev, segment, found)
+            found += period_conflicts(claim, ev, found)
             unfixable = outcome_conflicts(claim, ev, segment) + condition_conflicts(claim, ev, segment)
             unfixable += exception_conflicts(claim, ev, segment)
             fixes = [f for c in found for f in c.fixes]
@@ -282,6 +286,8 @@ class OfflineChecker:
             return False
         if pair.equal_rival and not (pair.tied or pair.led):
             return False  # the window states the claim's value too: words alone do not say which is its
+        if _stated_too(pair):
+            return False  # ... with as much of the claim's words around it as the other has
         alone = pair.rivals == 1 and overlap >= self._min_support and pair.context > 0
         return pair.context >= self._min_context or alone
 
@@ -382,9 +388,15 @@ def _stated(paired: Sequence[tuple[list[Pair], float]]) -> dict[int, float]:
     out: dict[int, float] = {}
     for pairs, overlap in paired:
         for pair in pairs:
-            if pair.equal:
+            if pair.equal or _stated_too(pair):
                 out[pair.slot.start] = max(overlap, out.get(pair.slot.start, 0.0))
     return out
+
+
+def _stated_too(pair: Pair) -> bool:
+    """Whether the window states the claim's figure too, with as much of the claim's words around it
+    as around the value paired with it ("up to 52 weeks of maternity leave" beside "the first 6 weeks")."""
+    return pair.equal_context is not None and pair.equal_context >= pair.context
 
 
 def _outweighed(stated: dict[int, float], overlap: float) -> frozenset[int]:

@@ -18,7 +18,11 @@ would turn a correct answer wrong:
 - a figure the claim gives for several things joined by "and" and summed ("Commercial Banking and
   Wealth Management together generated 46%" against "Commercial Banking 31% and Wealth Management
   15%"): a sum, which no one of the window's parts corrects (where the window sums them too, its
-  sum does).
+  sum does);
+- a figure the claim works out from two the window (or the claim) gives, a sum, a difference or a
+  product ("1,944 were based outside the UK" from "4,860 people, of whom 2,916 were based in the UK",
+  `stages.derived`), which no window states, and a date that is a window's date plus a period its
+  sentence gives ("by 9 January 2027" from "within 3 years of ... 9 January 2024").
 
 Usage::
 
@@ -33,6 +37,7 @@ from collections.abc import Sequence
 
 from workers.backends.segments import states_every
 from workers.stages.align import Parsed, is_comparative
+from workers.stages.derived import date_worked_out, worked_out
 from workers.stages.slot_types import Slot, SlotKind
 from workers.stages.slots import values_match
 
@@ -63,8 +68,12 @@ def locked_slots(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
     ]
     amounts = [s for s in claim.values if s.kind in _AMOUNTS]
     summed = _TOGETHER.search(claim.text) and not any(_TOGETHER.search(ev.text) for ev in windows)
-    if summed or states_every(amounts, [e for ev in windows for e in ev.values]):
+    said = [e for ev in windows for e in ev.values]
+    if summed or states_every(amounts, said):
         locked += amounts
+    unsaid = [s for s in amounts if not any(values_match(s, e) for e in said)]
+    locked += [s for s in unsaid if worked_out(claim, s, windows)]
+    locked += [s for s in dates if date_worked_out(claim, s, windows)]
     return frozenset(s.start for s in locked)
 
 

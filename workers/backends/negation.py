@@ -25,7 +25,7 @@ import re
 
 from workers.backends.shapes import Conflict
 from workers.messages import SlotFix
-from workers.stages._text import FEW_WORDS, same_case
+from workers.stages._text import FEW_WORDS, has_verb, same_case, words
 from workers.stages.align import Parsed
 from workers.stages.render import render_like
 from workers.stages.slots import Slot, SlotKind, polarity, stem, terms_match
@@ -93,12 +93,31 @@ def polarity_conflicts(
     if not (restated and values_found):
         said = (mine or theirs)[0].text
         return [Conflict(f"negation {said!r}: the other text does not say what it denies", 0.0, doubt=True)]
+    if mine and _contrasting(claim.text, mine[0]):
+        return [Conflict(f"negation {mine[0].text!r} sets one thing against another", 0.0, doubt=True)]
     if mine:
         # Dropping the "not" states the positive of the claim's subject: only when the window names it.
         named = _names_subject(claim, ev.text[segment[0] : segment[1]])
         fixes = negation_fix(claim.text, mine[0]) if len(mine) == 1 and named else ()
         return [Conflict(f"negation: claim says {mine[0].text!r}, evidence does not", 0.7, fixes)]
     return [Conflict(f"negation: evidence says {theirs[0].text!r}, claim does not", 0.7)]
+
+
+# "in Leipzig, not Stockholm, where ...", "(not the tenant)", "the landlord - not the tenant -": a
+# "not" that sets one thing against another, with no verb of its own up to the next stop.
+_CONTRAST = re.compile(r"(?:,|\(|\s[-–—])\s*\Z")
+_UNTIL_STOP = re.compile(r"(?:(?!\s-\s)[^,;:.()–—])*")
+
+
+def _contrasting(text: str, negation: Slot) -> bool:
+    """Whether the claim's "not" contrasts two things ("in Leipzig, not Stockholm"), not denies its
+    clause: dropping it would say both."""
+    if negation.text.lower() != "not" or not _CONTRAST.search(text, 0, negation.start):
+        return False
+    rest = _UNTIL_STOP.match(text, negation.end)
+    said = words(rest.group()) if rest is not None else []
+    # one word is a contrast whatever it is: "charged, not waived,"
+    return bool(said) and (len(said) == 1 or not has_verb(said))
 
 
 def _restated(read: Parsed, negation: Slot, other: list[str]) -> bool:

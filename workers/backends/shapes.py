@@ -8,9 +8,9 @@ them; these read what that pairing cannot: a charge the claim denies and the win
 65"), a role the window gives another holder (`stages.roles`), a nationality said in another order
 (`stages.nationality`), an outcome said the other way round (`stages.outcomes`), a movement or
 result said the other way round (`stages.directions`), a rank said otherwise (`stages.ranks`), one
-word of a closed set said as another (`stages.swaps`), another frequency (`stages.frequency`). Each
-stage module decides when to speak; here its finding becomes a `Conflict` the checker weighs like
-a value conflict.
+word of a closed set said as another (`stages.swaps`), another frequency (`stages.frequency`), money
+for another period (`stages.periods`). Each stage module decides when to speak; here its finding
+becomes a `Conflict` the checker weighs like a value conflict.
 
 Usage::
 
@@ -35,6 +35,7 @@ from workers.stages.frequency import frequency_clashes
 from workers.stages.hedges import EXACT
 from workers.stages.nationality import nationality_clashes
 from workers.stages.outcomes import outcome_clashes
+from workers.stages.periods import period_clashes
 from workers.stages.ranks import rank_clashes
 from workers.stages.restrictions import DroppedCondition, dropped_conditions
 from workers.stages.roles import role_clashes
@@ -54,6 +55,7 @@ __all__ = [
     "frequency_conflicts",
     "nationality_conflicts",
     "outcome_conflicts",
+    "period_conflicts",
     "rank_conflicts",
     "role_conflicts",
     "swap_conflicts",
@@ -268,6 +270,22 @@ def frequency_conflicts(
             strength=_MOVED,
         )
         for c in frequency_clashes(claim, ev, segment=segment)
+        if not any(f.start < c.end and c.start < f.end for f in fixes)
+    ]
+
+
+def period_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> list[Conflict]:
+    """The claim's amount of money for another period than the window's same amount ("£1,200 per
+    year" against "the monthly rent is £1,200", `stages.periods`), fixed with the window's period in
+    the claim's words; none where another conflict already fixes those words."""
+    fixes = [f for c in found for f in c.fixes]
+    return [
+        _fixed(
+            f"period: {c.word!r} in claim, {c.other!r} in evidence",
+            SlotFix(start=c.start, end=c.end, wrong=c.word, right=c.fix),
+            strength=_MOVED,
+        )
+        for c in period_clashes(claim, ev)
         if not any(f.start < c.end and c.start < f.end for f in fixes)
     ]
 

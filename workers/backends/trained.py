@@ -239,6 +239,8 @@ def signals(rule: CheckResult) -> dict[str, float]:
         "rule_values": float(rule.extra.get("values", 0.0) > 0),
         # and a negation the rules read over other words than the window's keeps it from removing too
         "rule_doubt": float(rule.extra.get("doubt", 0.0)),
+        # and a date with its month no window states keeps the claim from SUPPORT
+        "rule_unseen_date": float(rule.extra.get("unseen_date", 0.0)),
     }
 
 

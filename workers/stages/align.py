@@ -245,6 +245,10 @@ class Pair:
     equal_rival: bool = False
     # The same little word or the date's own verb leads both ("founded in 1991" / "founded in 1994").
     led: bool = False
+    # How much of the claim's words stand around the claim's own figure where the window states it
+    # too, whatever it counts ("4,860 staff" / "4,860 people"); None where it does not
+    # (`guises.stated_elsewhere`).
+    equal_context: float | None = None
 
 
 def pair_slots(claim: Parsed, ev: Parsed) -> list[Pair]:
@@ -371,11 +375,19 @@ def _anothers(claim: Parsed, ev: Parsed, other: Slot) -> bool:
 def changed_by(read: Parsed, slot: Slot) -> bool:
     """Whether a figure is a change, not a level: after "by" or a verb of rising or falling ("rose by
     2%", "gained 150 points"; not "contracted 500 nurses"); "rose from 100 to 110" gives two levels."""
-    word = read.anchor(slot) if slot.kind in (SlotKind.FIGURE, SlotKind.PERCENT) else None
+    word = read.anchor(_past_hedge(read, slot)) if slot.kind in (SlotKind.FIGURE, SlotKind.PERCENT) else None
     if word is None or word == "by":
         return word is not None
     moved = movement_words(read.text, read.segment_of(slot.start)[0], slot.start)
     return bool(moved) and moved[-1].group(0).lower() == word
+
+
+def _past_hedge(read: Parsed, slot: Slot) -> Slot:
+    """The slot as if it began at its hedge's words ("by roughly $510 million": "by" is its anchor)."""
+    words = slot.figure.hedge.words if slot.figure is not None else ""
+    if not words or not read.text.startswith(words, slot.start - len(words)):
+        return slot
+    return replace(slot, start=slot.start - len(words))
 
 
 def _same_event(event: str, ev: Parsed, other: Slot) -> bool:

@@ -22,7 +22,14 @@ year, nor a number in a name, "type 2 diabetes"), in one of these shapes:
   month 8 stays liable ...";
 - a plural subject a participle describes, before a modal: "Tenants paying $1,800 a month would be
   charged ...";
-- a gerund subject: "Taking two capsules daily provides 2,000 IU".
+- a gerund subject: "Taking two capsules daily provides 2,000 IU", "Jogging for 25 minutes three
+  times a week would meet the guideline";
+- the asker's own case said to them, with what would or would not follow: "With taxable turnover of
+  £85,000 you don't yet have to register", "On earnings of £10,000 a month, your benefit would be
+  capped at £5,000", "As your kettle developed a fault four months after delivery, you're past the
+  30-day period" (not "At 65 you can claim your State Pension": the rule said to them; nor a time or
+  a date, "At 9:45 am you would have to attend");
+- an age the claim supposes: "For a 55-year-old woman cervical screening is every five years".
 Not a case: "If potassium rises above 6.0 mmol/L, stop ACE inhibitors" (the document's rule said
 again, its bound checked as the document's), "With 5,000 employees, Acme is the largest employer"
 (no indefinite article: a fact), "A $5 million grant was awarded" (a past event), "In a 2019 study,
@@ -68,6 +75,32 @@ _WITH = re.compile(
     r"|required|advised)\b)",
     re.IGNORECASE,
 )
+# The asker's own case, said to them, with what would or would not follow: "With taxable turnover of
+# £85,000 over the last 12 months you don't yet have to register", "With only 8 qualifying years, you
+# wouldn't get any State Pension", "On earnings of £10,000 a month, your benefit would be capped",
+# "As your kettle developed a fault four months after delivery, you're past the 30-day period". Not
+# the document's rule said to them: "At 65 you can claim your State Pension", "With 30 qualifying
+# years you get the full pension" (no "would", no denial).
+_YOURS = re.compile(
+    # "As", "Since", "Because" only of the asker's own: not "Because the limit is £85,000, you would ..."
+    r"\A\s*(?P<case>(?:With|At|On|Earning|Having|Paying|(?:As|Since|Because)\s+(?=you|your))\s*"
+    r"(?:(?!\byou\b)[^,.;:]|[,.]\d){1,100}?)"
+    r",?\s+(?:you|your)\b[^,.;:]{0,40}?(?:\b(?:would|wouldn't|don't|do\s+not|doesn't|won't|can't|cannot|aren't"
+    r"|isn't|needn't|still)\b|'d\b|'re\s+(?:past|over|under|not|still|within|outside|entitled))",
+    re.IGNORECASE,
+)
+# ... where the opening phrase is not a time or a date ("At 9:45 am you must attend", "On 3 March you
+# were sent a letter"; months capitalised: "who may be frail" is no date).
+_TIME = re.compile(
+    r"\b\d{1,2}:[0-5]\d\b(?!:?\d)|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)"
+    r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b"
+)
+# An age of someone the claim supposes: "For a 55-year-old woman cervical screening is every five years".
+_AGED = re.compile(
+    r"\A\s*(?P<case>For\s+an?\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)[- ]"
+    r"(?:year|month|week)s?[- ]old)\b",
+    re.IGNORECASE,
+)
 # An opening phrase with no figure may come first: "For annual pass holders, a 60-minute ride ...".
 _LEAD = rf"\A\s*(?:(?:For|In|Among|Under)\s+{_ON}{{1,60}},\s+)?"
 _INDEFINITE = r"(?:An?|Any|Anyone|Someone|Anybody|Somebody)"
@@ -93,11 +126,13 @@ _GERUND = re.compile(
     r"\A\s*(?!(?:During|Including|According|Following|Excluding|Regarding|Concerning|Notwithstanding"
     r"|Beginning|Starting|Pending|Considering|Using|Being|Having|Something|Nothing|Everything|Anything"
     r"|Spring|Morning|Evening|Building|Meeting|Funding|Training|Spending|Lending|Pricing|Earnings|Beijing)\b)"
-    # a figure or a determiner right after it: "Taking two capsules", not "Boeing delivered 528"
-    r"(?P<case>[A-Z][a-z]+ing\s+(?=[$£€\d]|(?:a|an|the|one|two|three|four|five|six|your|their|his|her)\s)"
+    # a figure, a determiner or "for" and a duration right after it: "Taking two capsules", "Jogging
+    # for 25 minutes", not "Boeing delivered 528", "Accounting for 40% of revenue"
+    r"(?P<case>[A-Z][a-z]+ing\s+(?=[$£€\d]|(?:a|an|the|one|two|three|four|five|six|your|their|his|her)\s"
+    r"|for\s+(?:\d+|one|two|three|four|five|six|ten|twenty|thirty)\s+(?:minutes?|hours?|days?|weeks?|months?|years?)\b)"
     r"(?:\S+\s+){0,2}\S+)"
 )
-_SHAPES = (_OPENING, _WITH, _SUBJECT, _DESCRIBED, _GENERIC, _GERUND)
+_SHAPES = (_OPENING, _WITH, _YOURS, _AGED, _SUBJECT, _DESCRIBED, _GENERIC, _GERUND)
 # The case's own figure is a point: "aged 60", "a CrCl of 40 mL/min", "two capsules". A bound is the
 # document's rule said again ("Anyone aged 12 or over", "with CrCl below 30"), and a number in a name
 # no figure ("type 2 diabetes", "stage 3").
@@ -116,6 +151,8 @@ def applies_to_case(text: str) -> bool:
     """Whether the claim `text` applies the document's rules to a case its own figure describes."""
     for shape in _SHAPES:
         m = shape.match(text)
-        if m is not None and _POINT.search(m.group("case")):
+        if m is None or (shape is _YOURS and _TIME.search(m.group("case"))):
+            continue
+        if _POINT.search(m.group("case")):
             return True
     return False

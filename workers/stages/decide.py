@@ -20,6 +20,7 @@ data, never on the items it is scored on), giving P(supported):
   (P(contradict) >= `veto` there): the other signals cannot outvote it;
   nor while the rules see a "not" in the claim or its window that the other lacks (`rule_negation`)
   and the model reads some window as a contradiction at `veto`: a negation barely moves similarity;
+  nor while the claim gives a date with its month that no window states (`rule_unseen_date`);
 - NEUTRAL otherwise, which correction FLAGs.
 
 Usage::
@@ -121,6 +122,9 @@ class Decision:
         if p >= support and (signals.get("rule_conflict_fix", 0.0) or signals.get("rule_conflict", 0.0)):
             # the rules read a conflict in the window, the model does not: a flag, as above
             return Judgement.NEUTRAL, p, f"{why}; the rules find the window says otherwise: withheld"
+        if p >= support and signals.get("rule_unseen_date", 0.0):
+            # a date is said or not: one no window states is unverified whatever else the words share
+            return Judgement.NEUTRAL, p, f"{why}; a date of the claim no window states: withheld"
         if p >= support and cited < self.veto:
             return Judgement.SUPPORT, p, why
         if p >= support:

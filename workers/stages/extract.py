@@ -242,6 +242,19 @@ _MEASURED = re.compile(
     r"(?![\w])|°[CF])",
     re.IGNORECASE,
 )
+# What the asker can, must or will do, with a figure a document lays down: "You can pay in between £25
+# and £300 a month", "You must register within 30 days", "You'll earn 1.00% AER instead" (not "You
+# should consult your doctor", "You can find details in Section 4").
+_YOU_MAY = re.compile(
+    r"you(?:\s+(?:should|can|could|may|might|must|need)|(?:\s+will|'ll)\s+need)\b"
+    r"(?!\s+(?:want|wish|like|consider|try|find)\b)",  # advice: "You may want to ..."
+    re.IGNORECASE,
+)
+_FIGURE = re.compile(
+    r"[£$€¥]\s?\d|\d\s?%|\d\s*(?:per\s*cent|percent)\b|\b(?:1[89]|20)\d\d\b"
+    r"|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\b",
+    re.IGNORECASE,
+)
 _NOVEL = re.compile(
     r"\b(?:(?:a|the|this)\s+new\s+(?:study|studies|trial|analysis|paper|report|research|survey|data|review)"
     r"|recent(?:ly)?\s+(?:discovered|published|found|reported|identified|study|studies|research|trial|findings)"
@@ -317,7 +330,9 @@ def _is_claim_sentence(sentence: str) -> bool:
     lead = _LEAD.match(sentence)
     body = sentence[lead.end() if lead else 0 :]
     tail = body.rstrip(_CLOSERS + " ")
-    if not body or tail.endswith(("?", "？", ":", "：")) or _NON_CLAIM.match(body) or _about_source(body):
+    if not body or tail.endswith(("?", "？", ":", "：")) or _about_source(body):
+        return False
+    if _procedural(body):
         return False
     ws = words(body)
     if (_is_imperative(ws) and not _stated_instruction(ws, body)) or (
@@ -352,6 +367,11 @@ def _stated_instruction(ws: list[str], body: str) -> bool:
     if ws[0].lower() not in _INSTRUCTIONS:
         return False
     return bool(_MEASURED.search(body) or frequencies(body))
+
+
+def _lays_down(body: str) -> bool:
+    """Whether a sentence states a figure, a date or how often: a rule's, a dose's, a price's."""
+    return bool(_FIGURE.search(body) or _MEASURED.search(body) or frequencies(body))
 
 
 def _body_end(text: str, start: int, end: int) -> int:
@@ -406,4 +426,10 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _is_claim_piece(piece: str) -> bool:
-    return bool(_CJK.search(piece)) or (len(words(piece)) >= 2 and not _NON_CLAIM.match(piece))
+    return bool(_CJK.search(piece)) or (len(words(piece)) >= 2 and not _procedural(piece))
+
+
+def _procedural(text: str) -> bool:
+    """Conversation or advice, not a claim; what the asker can or must do is a claim where it states
+    a figure, a date or how often (`_lays_down`)."""
+    return bool(_NON_CLAIM.match(text)) and not (_YOU_MAY.match(text) and _lays_down(text))

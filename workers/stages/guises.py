@@ -18,9 +18,16 @@ from dataclasses import replace
 from workers.stages._text import is_verb
 from workers.stages.align import Pair, Parsed, covered, pair_slots
 from workers.stages.clock import CLOCKS
-from workers.stages.slots import NUMBER_WORDS, Slot, SlotKind, content_terms, terms_match
+from workers.stages.slots import NUMBER_WORDS, Slot, SlotKind, content_terms, terms_match, values_match
 
-__all__ = ["counted_alone", "counts_alike", "loosened", "paired_values", "unpaired_if_counted_apart"]
+__all__ = [
+    "counted_alone",
+    "counts_alike",
+    "loosened",
+    "paired_values",
+    "stated_elsewhere",
+    "unpaired_if_counted_apart",
+]
 
 # Numbers compared across kinds when the aligner paired them with nothing.
 _NUMERIC = frozenset({SlotKind.FIGURE, SlotKind.YEAR})
@@ -32,7 +39,34 @@ _WORD_VALUES = frozenset(float(i) for i in range(len(NUMBER_WORDS)))
 def paired_values(claim: Parsed, ev: Parsed) -> list[Pair]:
     """Each claim slot with its counterpart in the window, as the rule checks read them: a count
     stands for the claim's only if it counts the same thing, and a value in another guise is found."""
-    return [loosened(unpaired_if_counted_apart(p, claim, ev), claim, ev) for p in pair_slots(claim, ev)]
+    pairs = [loosened(unpaired_if_counted_apart(p, claim, ev), claim, ev) for p in pair_slots(claim, ev)]
+    return [stated_elsewhere(p, claim, ev) for p in pairs]
+
+
+def stated_elsewhere(pair: Pair, claim: Parsed, ev: Parsed) -> Pair:
+    """The pair with `equal_context`: how like the claim's are the words around the claim's own figure
+    where the window states it beside the value paired with it ("4,860 people, of whom 2,916 ..." for
+    "4,860 staff"). Not where a year binds the other value to the claim's ("$3.9 bn in 2023" against
+    "$4.2 billion in 2023 and $3.9 billion in 2022"), nor where the other counts what the claim's does
+    and the value another thing ("3 offices" against "4 offices ... and three warehouses")."""
+    slot, other = pair.slot, pair.other
+    if other is None or pair.equal or slot.kind not in (SlotKind.FIGURE, SlotKind.PERCENT):
+        return pair
+    key = claim.key_near(slot)
+    if pair.tied and key is not None and key.kind in (SlotKind.DATE, SlotKind.YEAR):
+        return pair
+    mine, theirs = claim.noun_after(slot), ev.noun_after(other)
+    counted = mine is not None and theirs is not None and terms_match(mine, theirs)
+    same = [e for e in ev.values if e is not other and values_match(slot, e)]
+    same = [e for e in same if not counted or _counts(ev, e, mine)]
+    held = max((covered(claim.near(slot), [*ev.near(e), *ev.name_words(e)]) for e in same), default=None)
+    return replace(pair, equal_context=held)
+
+
+def _counts(read: Parsed, slot: Slot, noun: str | None) -> bool:
+    """Whether `slot` counts `noun`, or says nothing of what it counts."""
+    theirs = read.noun_after(slot)
+    return theirs is None or noun is None or terms_match(noun, theirs)
 
 
 def loosened(pair: Pair, claim: Parsed, ev: Parsed) -> Pair:
