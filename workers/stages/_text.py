@@ -20,6 +20,7 @@ __all__ = [
     "DETERMINERS",
     "FUNCTION_WORDS",
     "MONTHS",
+    "MONTH_NAMES",
     "REPORTED",
     "SOURCE_NOUN",
     "STOPWORDS",
@@ -50,6 +51,8 @@ MONTHS = (
     "january", "february", "march", "april", "may", "june",
     "july", "august", "september", "october", "november", "december",
 )  # fmt: skip
+# The full month names as a pattern, capitalised ("9 January"; "may" is no month).
+MONTH_NAMES = "(?:" + "|".join(m.capitalize() for m in MONTHS) + ")"
 _CAPITALISED = re.compile(r"[A-Z]")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # Up to three words of one clause before what follows ("not" ... "all": "does not work in all").

@@ -47,6 +47,8 @@ from __future__ import annotations
 
 import re
 
+from workers.stages._text import MONTH_NAMES
+
 __all__ = ["applies_to_case"]
 
 # Up to the phrase's end: a comma, full stop, colon or semicolon before a space ("£60,000" and "5.7"
@@ -93,7 +95,7 @@ _YOURS = re.compile(
 # were sent a letter"; months capitalised: "who may be frail" is no date).
 _TIME = re.compile(
     r"\b\d{1,2}:[0-5]\d\b(?!:?\d)|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)"
-    r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b"
+    rf"|\b{MONTH_NAMES}\b"
 )
 # An age of someone the claim supposes: "For a 55-year-old woman cervical screening is every five years".
 _AGED = re.compile(

@@ -37,6 +37,7 @@ from itertools import combinations
 from workers.stages.align import Parsed, changed_by, covered
 from workers.stages.slot_types import Slot, SlotKind, When
 from workers.stages.slots import NUMBER_WORDS, terms_match
+from workers.stages.terms import stems_before
 
 __all__ = ["date_worked_out", "unseen_date", "worked_out"]
 
@@ -179,8 +180,7 @@ def _counted_from(ev: Parsed, date: Slot) -> tuple[int, str] | None:
 
 def _named_alike(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
     """Whether the two content words before each date share one ("decision date was" / "decision date of")."""
-    mine = [t.stem for t in claim.terms if t.end <= slot.start][-2:]
-    theirs = [t.stem for t in ev.terms if t.end <= other.start][-2:]
+    mine, theirs = stems_before(claim.terms, slot.start), stems_before(ev.terms, other.start)
     return any(terms_match(a, b) for a in mine for b in theirs)
 
 

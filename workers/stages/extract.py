@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from workers.messages import Claim
-from workers.stages._text import SOURCE_NOUN, has_verb, is_clause, is_verb, words, wordset
+from workers.stages._text import MONTH_NAMES, SOURCE_NOUN, has_verb, is_clause, is_verb, words, wordset
 from workers.stages.frequency import frequencies
 from workers.stages.standalone import with_standalone
 
@@ -252,7 +252,7 @@ _YOU_MAY = re.compile(
 )
 _FIGURE = re.compile(
     r"[£$€¥]\s?\d|\d\s?%|\d\s*(?:per\s*cent|percent)\b|\b(?:1[89]|20)\d\d\b"
-    r"|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\b",
+    rf"|\b\d{{1,2}}\s+{MONTH_NAMES}\b",
     re.IGNORECASE,
 )
 _NOVEL = re.compile(

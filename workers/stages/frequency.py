@@ -46,12 +46,13 @@ from dataclasses import dataclass
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import negated
 from workers.stages.slots import NUMBER_WORDS
+from workers.stages.terms import stems_before
 
-__all__ = ["FrequencyClash", "frequencies", "frequency_clashes"]
+__all__ = ["PER_YEAR", "FrequencyClash", "frequencies", "frequency_clashes"]
 
 # Times a year, by the calendar: "every 7 days" is "once a week", "every 90 days" "quarterly".
 _YEAR = 365.25
-_PER_YEAR = {
+PER_YEAR = {
     "day": _YEAR,
     "week": _YEAR / 7,
     "fortnight": _YEAR / 14,
@@ -148,9 +149,9 @@ def _per_year(m: re.Match[str]) -> float | None:
     if m.group("every"):
         n = (m.group("n") or "1").lower()
         every = 2.0 if n in ("other", "second") else float(_count(n))
-        return _PER_YEAR[m.group("eunit").lower()] / every if every else None
+        return PER_YEAR[m.group("eunit").lower()] / every if every else None
     times = float(_count(m.group("times").lower().split()[0]))
-    per = _PER_YEAR[m.group("unit").lower()] if m.group("unit") else _ADVERBS[m.group("adverb").lower()]
+    per = PER_YEAR[m.group("unit").lower()] if m.group("unit") else _ADVERBS[m.group("adverb").lower()]
     return times * per
 
 
@@ -207,11 +208,8 @@ def _bound(text: str, f: Frequency) -> str | None:
 def _said_of_one_thing(claim: Parsed, mine: Frequency, ev: Parsed, theirs: Frequency) -> bool:
     """Whether the words right before the two phrases share one: what happens so often ("tablet each
     day" / "tablet once a week"), not "atorvastatin daily" / "cholesterol checked every 3 months"."""
-    return bool(set(_before(claim, mine.start)) & set(_before(ev, theirs.start)))
-
-
-def _before(read: Parsed, start: int) -> list[str]:
-    return [t.stem for t in read.terms if t.end <= start][-_ANCHOR_WORDS:]
+    mine_before = stems_before(claim.terms, mine.start, n=_ANCHOR_WORDS)
+    return bool(set(mine_before) & set(stems_before(ev.terms, theirs.start, n=_ANCHOR_WORDS)))
 
 
 def _about_one_thing(claim: Parsed, ev: Parsed, mine: Frequency, segment: tuple[int, int]) -> bool:

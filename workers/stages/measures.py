@@ -15,25 +15,34 @@ shape of a name say the rest, and where they differ, a swap would turn a correct
 Usage::
 
     apart("The allowance is £500 a month.", 4, "It is £6,000 per year.", 12, money=True)  # True
+    period_after("£1,200 per calendar month", 6).unit                                  # "month"
     short_for("EU", "Union")                                                            # True
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-__all__ = ["apart", "firm_name", "short_for"]
+__all__ = ["PERIOD_UNITS", "Period", "apart", "firm_name", "period_after", "short_for"]
 
-# The period of an amount: "a month", "per year", "an hour", "per annum", "annually".
-_PER = re.compile(
-    r"\s*(?:(?:a|an|per|each|every)\s+(hour|day|week|fortnight|month|quarter|year|annum)s?\b"
-    r"|(hourly|daily|weekly|monthly|quarterly|annually|yearly|p\.a\.|pa)(?![\w.])|(p\.a)\b)",
+# After the amount: "a month", "per annum", "each week", "once a day", "annually", "p.a.", "pcm"; not
+# "per year of service" (a ratio).
+_AFTER = re.compile(
+    r"\s*(?:once\s+)?(?:(?P<prep>a|an|per|each|every)\s+"
+    # not "a year of service" (a ratio), "a year ago", "a week before the rash" (a time)
+    r"(?P<unit>hour|day|week|fortnight|(?:calendar\s+)?month|quarter|year|annum)\b"
+    r"(?!\s+(?:of|ago|earlier|later|before|after|previously|prior|since|on|from|into)\b)"
+    r"|(?P<adverb>hourly|daily|weekly|fortnightly|monthly|quarterly|annually|yearly)\b(?!-)"
+    # "p.a." keeps a sentence's full stop: "£40,000 p.a." ends its sentence
+    r"|(?P<short>p\.a\.(?=\s+[a-z(])|p\.a\b|pa\b|pcm\b|pw\b))",
     re.IGNORECASE,
 )
-_PERIODS = {
-    "annum": "year", "annually": "year", "yearly": "year", "p.a.": "year", "p.a": "year", "pa": "year",
-    "daily": "day", "hourly": "hour",
+PERIOD_UNITS = {
+    "hourly": "hour", "daily": "day", "weekly": "week", "fortnightly": "fortnight", "monthly": "month",
+    "quarterly": "quarter", "annually": "year", "yearly": "year", "annual": "year",
 }  # fmt: skip
+_SHORT = {"p.a.": "year", "p.a": "year", "pa": "year", "pcm": "month", "pw": "week"}
 # The last word of an institution's name, which its acronym's last letter may stand for ("EU" and
 # "the Union", "US" and "the States").
 _HEADS = frozenset(
@@ -53,18 +62,35 @@ _FIRM_TAIL = re.compile(r"(?:,\s+[A-Z][\w'’-]*)+\s+&\s+[A-Z]")
 def apart(text: str, end: int, other_text: str, other_end: int, *, money: bool) -> bool:
     """Whether two amounts ending at `end` and `other_end` measure different things by the words after
     them: another period (for money), or one per kilogram or square metre and the other not."""
-    periods = _period(text, end), _period(other_text, other_end)
-    if money and None not in periods and periods[0] != periods[1]:
+    mine, theirs = period_after(text, end), period_after(other_text, other_end)
+    if money and mine is not None and theirs is not None and mine.unit != theirs.unit:
         return True
     return _per_body(text, end) != _per_body(other_text, other_end)
 
 
-def _period(text: str, end: int) -> str | None:
-    m = _PER.match(text, end)
+@dataclass(frozen=True, slots=True)
+class Period:
+    """The period of one amount and the words that say it."""
+
+    unit: str  # "hour" ... "year"
+    start: int
+    end: int
+    text: str
+    form: str  # "prep", "adverb", "short" or "adjective"
+
+
+def period_after(text: str, end: int) -> Period | None:
+    """The period said right after an amount ending at `end` ("a month", "per annum", "annually")."""
+    m = _AFTER.match(text, end)
     if m is None:
         return None
-    word = (m.group(1) or m.group(2) or m.group(3)).lower()
-    return _PERIODS.get(word, word.removesuffix("ly"))
+    form = next(g for g in ("unit", "adverb", "short") if m.group(g))
+    word = m.group(form).lower()
+    if form == "unit":  # "a month", "per annum", "per calendar month"
+        unit = word.split()[-1].replace("annum", "year")
+        return Period(unit, m.start("prep"), m.end(), text[m.start("prep") : m.end()], "prep")
+    unit = PERIOD_UNITS[word] if form == "adverb" else _SHORT[word]
+    return Period(unit, m.start(form), m.end(), m.group(form), form)
 
 
 def _per_body(text: str, end: int) -> bool:

@@ -43,30 +43,15 @@ from dataclasses import dataclass
 from workers.stages._text import same_case
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import negated
+from workers.stages.frequency import PER_YEAR
+from workers.stages.measures import PERIOD_UNITS, Period, period_after
 from workers.stages.slot_types import Slot
-from workers.stages.terms import stem
+from workers.stages.terms import stem, stems_before
 from workers.stages.units import UNIT_INFO
 
-__all__ = ["Period", "PeriodClash", "period_after", "period_clashes", "periods"]
+__all__ = ["PeriodClash", "period_clashes", "periods"]
 
 _PERIOD_WORDS = r"hourly|daily|weekly|fortnightly|monthly|quarterly|annual|annually|yearly"
-# After the amount: "a month", "per annum", "each week", "once a day", "annually", "p.a.", "pcm"; not
-# "per year of service" (a ratio).
-_AFTER = re.compile(
-    r"\s*(?:once\s+)?(?:(?P<prep>a|an|per|each|every)\s+"
-    # not "a year of service" (a ratio), "a year ago", "a week before the rash" (a time)
-    r"(?P<unit>hour|day|week|fortnight|(?:calendar\s+)?month|quarter|year|annum)\b"
-    r"(?!\s+(?:of|ago|earlier|later|before|after|previously|prior|since|on|from|into)\b)"
-    r"|(?P<adverb>hourly|daily|weekly|fortnightly|monthly|quarterly|annually|yearly)\b(?!-)"
-    # "p.a." keeps a sentence's full stop: "£40,000 p.a." ends its sentence
-    r"|(?P<short>p\.a\.(?=\s+[a-z(])|p\.a\b|pa\b|pcm\b|pw\b))",
-    re.IGNORECASE,
-)
-_ADVERBS = {
-    "hourly": "hour", "daily": "day", "weekly": "week", "fortnightly": "fortnight", "monthly": "month",
-    "quarterly": "quarter", "annually": "year", "yearly": "year", "annual": "year",
-}  # fmt: skip
-_SHORT = {"p.a.": "year", "p.a": "year", "pa": "year", "pcm": "month", "pw": "week"}
 # Before the amount: the period word nearest it that opens its noun phrase, up to a verb or "of" right
 # before it ("On the monthly plan the annual fee is £95": the fee is annual).
 _BEFORE = re.compile(
@@ -98,37 +83,12 @@ _FAMILIES = frozenset({"currency", "mass", "volume"})
 
 
 @dataclass(frozen=True, slots=True)
-class Period:
-    """The period of one amount and the words that say it."""
-
-    unit: str  # "hour" ... "year"
-    start: int
-    end: int
-    text: str
-    form: str  # "prep", "adverb", "short" or "adjective"
-
-
-@dataclass(frozen=True, slots=True)
 class PeriodClash:
     start: int  # the claim's period words
     end: int
     word: str
     other: str
     fix: str
-
-
-def period_after(text: str, end: int) -> Period | None:
-    """The period said right after an amount ending at `end` ("a month", "per annum", "annually")."""
-    m = _AFTER.match(text, end)
-    if m is None:
-        return None
-    form = next(g for g in ("unit", "adverb", "short") if m.group(g))
-    word = m.group(form).lower()
-    if form == "unit":  # "a month", "per annum", "per calendar month"
-        unit = word.split()[-1].replace("annum", "year")
-        return Period(unit, m.start("prep"), m.end(), text[m.start("prep") : m.end()], "prep")
-    unit = _ADVERBS[word] if form == "adverb" else _SHORT[word]
-    return Period(unit, m.start(form), m.end(), m.group(form), form)
 
 
 def _period_before(text: str, start: int) -> Period | None:
@@ -140,7 +100,7 @@ def _period_before(text: str, start: int) -> Period | None:
     if m is None:
         return None
     word, at = m.group("adjective"), clause + m.start("adjective")
-    return Period(_ADVERBS[word.lower()], at, at + len(word), word, "adjective")
+    return Period(PERIOD_UNITS[word.lower()], at, at + len(word), word, "adjective")
 
 
 def periods(read: Parsed) -> dict[Slot, Period]:
@@ -180,29 +140,18 @@ def period_clashes(claim: Parsed, ev: Parsed) -> list[PeriodClash]:
     return clashes
 
 
-# A period's length in days, to read one amount as another's worth: "£100 a month" is "£1,200 a year".
-_DAYS = {
-    "day": 1.0,
-    "week": 7.0,
-    "fortnight": 14.0,
-    "month": 365.25 / 12,
-    "quarter": 365.25 / 4,
-    "year": 365.25,
-}
-
-
 def _converted(slot: Slot, mine: Period, ours: dict[Slot, Period]) -> bool:
     """Whether the claim gives another amount of its unit worth this one over its own period ("a service
     charge of £100 a month comes to £1,200 a year": the claim converts, the window's £1,200 is the rent)."""
-    if slot.figure is None or mine.unit not in _DAYS:
+    if slot.figure is None or mine.unit not in PER_YEAR:
         return False
-    rate = slot.figure.number / _DAYS[mine.unit]
+    a_year = slot.figure.number * PER_YEAR[mine.unit]
     return any(
         other is not slot
         and other.figure is not None
         and other.figure.unit == slot.figure.unit
-        and period.unit in _DAYS
-        and abs(other.figure.number / _DAYS[period.unit] - rate) <= 0.01 * rate
+        and period.unit in PER_YEAR
+        and abs(other.figure.number * PER_YEAR[period.unit] - a_year) <= 0.01 * a_year
         for other, period in ours.items()
     )
 
@@ -244,7 +193,7 @@ def _about_one_thing(claim: Parsed, ev: Parsed, slot: Slot, mine: Period, other:
     segment = ev.segment_of(other.start)
     said = [t.stem for t in ev.terms if segment[0] <= t.start < segment[1]]
     of = [stem(m.group(1)) for m in _OF_WORD.finditer(claim.text, lo, hi)]
-    before = [t.stem for t in ev.terms if segment[0] <= t.start < other.start][-2:]
+    before = stems_before(ev.terms, other.start, lo=segment[0])
     return (
         bool(rest)
         and covered(rest, said) >= _HOW_CLOSE

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from workers.stages._text import MONTHS, WEEKDAYS
+from workers.stages._text import MONTH_NAMES, MONTHS, WEEKDAYS
 from workers.stages.clock import CLOCK, CLOCK_EITHER_HALF, CLOCKS, ClockTime, clock_times, same_time
 from workers.stages.hedges import hedge_before, relation
 from workers.stages.kinds import head, names_another
@@ -58,7 +58,7 @@ _MONTHS = MONTHS
 _MONTH_NUM = {m: i + 1 for i, m in enumerate(_MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(_MONTHS)}
 _MONTH_NUM["sept"] = 9
 _CALENDAR = frozenset(_MONTH_NUM) | frozenset(WEEKDAYS)
-_MONTH_FULL = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_MONTH_FULL = MONTH_NAMES
 _MONTH_RE = rf"(?:{_MONTH_FULL}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
 # A capitalised word right before a day-month date makes it part of a name ("Rocky 4 June").
 _AFTER_NAME = re.compile(r"(?:^|[\s(])(?!(?:On|In|By|From|Since|Until|Before|After)\b)[A-Z][\w'’-]*\s+\Z")

@@ -9,9 +9,10 @@ Usage::
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Term", "content_terms", "stem", "terms_match"]
+__all__ = ["Term", "content_terms", "stem", "stems_before", "terms_match"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,12 @@ def content_terms(text: str) -> list[Term]:
         if word and word not in _STOPWORDS and not word.endswith("n't"):
             terms.append(Term(stem(word), m.start(), m.end()))
     return terms
+
+
+def stems_before(terms: Sequence[Term], pos: int, *, n: int = 2, lo: int = 0) -> list[str]:
+    """The stems of the last `n` terms ending by `pos` and starting at `lo` or later: what a value
+    hangs on ("rent" of "the monthly rent is £1,200")."""
+    return [t.stem for t in terms if lo <= t.start and t.end <= pos][-n:]
 
 
 def stem(word: str) -> str:
