@@ -166,3 +166,41 @@ def test_a_figure_a_window_gives_otherwise_is_not_locked_as_worked_out(claim: st
 )
 def test_a_date_counted_from_a_windows_date_is_locked(claim: str, window: str, locked: bool) -> None:
     assert bool(_locked(claim, window)) is locked
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "locked"),
+    [
+        # a product of a count and a price needs no word that says so, the count may be scaled
+        (
+            "Brightline spent about $54.6 million repurchasing 1.2 million shares.",
+            "It repurchased 1.2 million shares at an average price of $45.50 per share.",
+            "$54.6 million",
+        ),
+        # an amount over a count, with a word that says it is worked out
+        (
+            "Since the £1,650 deposit equals five weeks' rent, your weekly rent works out at £330.",
+            "The Tenant shall pay a deposit of £1,650, equal to five weeks' rent.",
+            "£330",
+        ),
+        # the years between two years of one sentence
+        (
+            "Kettering spent 18 years teaching at Yale before retiring in 1996.",
+            "Kettering taught at Yale from 1978 until his retirement in 1996.",
+            "18",
+        ),
+        # "added" is a change: the difference of the two levels
+        (
+            "Orion added 500,000 subscribers over the year to reach 12.4 million.",
+            "Total subscribers reached 12.4 million, up from 11.9 million a year earlier.",
+            "500,000",
+        ),
+    ],
+)
+def test_more_figures_the_claim_works_out_are_locked(claim: str, window: str, locked: str) -> None:
+    assert locked in _locked(claim, window)
+
+
+def test_a_count_of_years_that_is_no_span_is_not_locked() -> None:
+    window = "Kettering taught at Yale from 1978 until his retirement in 1996."
+    assert "19" not in _locked("Kettering spent 19 years teaching at Yale before retiring in 1996.", window)

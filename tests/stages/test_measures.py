@@ -56,3 +56,21 @@ def test_an_acronym_and_a_part_of_what_it_stands_for(a: str, b: str, expected: b
 def test_the_first_name_of_a_firm() -> None:
     text = "advised by Cravath, Swaine & Moore"
     assert firm_name(text, text.index(",")) and not firm_name("advised by Cravath in 2020", 18)
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "expected"),
+    [
+        # the claim names one step anywhere, the window's amount has its own
+        ("Repaying early in year three would incur a 3% charge.", "5% in year one", True),
+        ("Repaying early in year one would incur a 3% charge.", "5% in year one", False),
+        ("The charge is 3% in the third year.", "5% in the first year", True),
+        ("The fee is 2% in phase 2.", "3% in phase 1", True),
+        ("The fee is 2% in year 2.", "3% in phase 1", False),  # steps of another kind
+        ("The fee is 2% a year.", "3% in year one", False),  # no step in the claim
+        ("In year one the fee is 2%, and in year two 1%.", "3% in year one", False),  # two steps
+    ],
+)
+def test_an_amount_for_another_step_of_a_schedule_is_apart(mine: str, theirs: str, expected: bool) -> None:
+    end = mine.index("%") + 1
+    assert apart(mine, end, theirs, theirs.index("%") + 1, money=False) is expected

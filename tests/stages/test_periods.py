@@ -166,3 +166,15 @@ def test_a_fix_keeps_the_sentences_stop_and_capital(claim: str, window: str, fix
 )
 def test_no_clash_for_a_time_another_things_amount_or_a_compound(claim: str, window: str) -> None:
     assert _clashes(claim, window) == []
+
+
+def test_a_period_word_after_the_amount_before_a_noun_is_fixed_as_an_adjective() -> None:
+    window = "The annual fee of £60 is charged on your account anniversary."
+    [clash] = period_clashes(Parsed.of("The card has a £60 monthly fee."), Parsed.of(window))
+    assert (clash.word, clash.fix) == ("monthly", "annual")
+
+
+def test_a_period_word_after_the_amount_before_other_words_stays_an_adverb() -> None:
+    window = "The card has a fee of £60 a year."
+    [clash] = period_clashes(Parsed.of("The card has a fee of £60 monthly since 2020."), Parsed.of(window))
+    assert clash.fix == "annually"

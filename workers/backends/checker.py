@@ -49,6 +49,7 @@ from workers.backends.shapes import (
     bound_conflicts,
     charge_conflicts,
     condition_conflicts,
+    crossed_conflicts,
     denial_conflicts,
     direction_conflicts,
     exception_conflicts,
@@ -243,6 +244,7 @@ class OfflineChecker:
             found += swaps_whole(claim, ev, segment, pairs, found)
             found += frequency_conflicts(claim, ev, segment, found)
             found += period_conflicts(claim, ev, found)
+            found += crossed_conflicts(claim, ev, found)
             unfixable = outcome_conflicts(claim, ev, segment) + condition_conflicts(claim, ev, segment)
             unfixable += exception_conflicts(claim, ev, segment)
             fixes = [f for c in found for f in c.fixes]

@@ -71,10 +71,19 @@ def locked_slots(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
     said = [e for ev in windows for e in ev.values]
     if summed or states_every(amounts, said):
         locked += amounts
-    unsaid = [s for s in amounts if not any(values_match(s, e) for e in said)]
-    locked += [s for s in unsaid if worked_out(claim, s, windows)]
-    locked += [s for s in dates if date_worked_out(claim, s, windows)]
-    return frozenset(s.start for s in locked)
+    return frozenset(s.start for s in locked) | worked_slots(claim, windows)
+
+
+def worked_slots(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
+    """The starts of the claim's amounts that no window states and that the claim works out from the
+    figures it or a window gives, and of its dates that are a window's date plus a period
+    (`stages.derived`)."""
+    said = [e for ev in windows for e in ev.values]
+    unsaid = [s for s in claim.values if s.kind in _AMOUNTS and not any(values_match(s, e) for e in said)]
+    worked = [s for s in unsaid if worked_out(claim, s, windows)]
+    dates = [s for s in claim.values if s.kind in (SlotKind.DATE, SlotKind.YEAR)]
+    worked += [s for s in dates if date_worked_out(claim, s, windows)]
+    return frozenset(s.start for s in worked)
 
 
 def _own_event_elsewhere(claim: Parsed, date: Slot, windows: Sequence[Parsed]) -> bool:

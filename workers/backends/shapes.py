@@ -29,6 +29,7 @@ from workers.messages import SlotFix
 from workers.stages._text import same_case, sentence_around
 from workers.stages.align import Pair, Parsed, covered
 from workers.stages.conditions import charge_clashes
+from workers.stages.crossed import crossed_values
 from workers.stages.directions import direction_clashes
 from workers.stages.exceptions import excepted, qualified
 from workers.stages.frequency import frequency_clashes
@@ -287,6 +288,17 @@ def period_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> li
         )
         for c in period_clashes(claim, ev)
         if not any(f.start < c.end and c.start < f.end for f in fixes)
+    ]
+
+
+def crossed_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> list[Conflict]:
+    """Two values of the claim the window gives to each other's things (`stages.crossed`): flagged,
+    never fixed; none where a conflict already fixes them."""
+    fixes = [f for c in found for f in c.fixes]
+    return [
+        Conflict(f"crossed: {c.a.text} and {c.b.text} in claim, each the other's in evidence", _STRENGTH)
+        for c in crossed_values(claim, ev)
+        if not any(f.start < s.end and s.start < f.end for f in fixes for s in (c.a, c.b))
     ]
 
 

@@ -32,7 +32,7 @@ from workers.stages._text import (
 )
 from workers.stages.dated import elsewhere
 from workers.stages.kinds import same_kind
-from workers.stages.measures import apart, firm_name, short_for
+from workers.stages.measures import Amount, apart, denominator, firm_name, rate_and_total, short_for
 from workers.stages.movements import DIRECTION, movement_words
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
 from workers.stages.terms import Term, content_terms, stem, terms_match
@@ -52,6 +52,7 @@ __all__ = [
 _VALUES = frozenset({SlotKind.FIGURE, SlotKind.PERCENT, SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
 KEYS = frozenset({SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
 _WHEN = frozenset({SlotKind.DATE, SlotKind.YEAR})
+_AMOUNTS = frozenset({SlotKind.FIGURE, SlotKind.PERCENT})
 # Pairing scores: the same value beats a slightly better context; a figure bound to the same date or
 # name ("$4.2 bn in 2023") beats the same value bound to another one; a name after the same word
 # ("in London" / "in New York City") beats one with more shared words around it.
@@ -316,6 +317,12 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         # "£500 a month" is not "£6,000 per year", nor "1,260 units per hour" "18 units/kg/hour"; "EU"
         # is not corrected to "Union" (`stages.measures`).
         swappable = swappable and not apart(claim.text, slot.end, ev.text, e.end, money=money)
+        # "880 litres over 20,000 km" is not made "per 100 km": that figure counts what a rate is per
+        swappable = swappable and denominator(claim.text, slot.start) == denominator(ev.text, e.start)
+        swappable = swappable and not _total_of_rate(claim, slot, ev, e)
+        # "the £1,650 deposit ... works out at £330" is not made "£1,650": the claim states that value
+        # already, as another of its figures, so it is that figure's, not this one's.
+        swappable = swappable and not (slot.kind in _AMOUNTS and _states_elsewhere(claim, slot, ev, e))
         swappable = swappable and not (slot.kind is SlotKind.ENTITY and short_for(slot.text, e.text))
         # "rose by $10m to $110m" is not corrected to "from $100m": a change only for a change.
         swappable = swappable and changed == changed_by(ev, e)
@@ -372,14 +379,55 @@ def _anothers(claim: Parsed, ev: Parsed, other: Slot) -> bool:
     return bool(names) and not names & lower_words(claim.text)
 
 
+# Before a figure that is a change or an increment: "rose by 2%", "added 500,000 subscribers", "another
+# seven years", "an extra €21".
+_ADDED = frozenset({"by", "added", "adds", "adding", "further", "extra", "additional"})
+_ANOTHER = re.compile(r"\banother\s+\Z", re.IGNORECASE)
+# After a figure, a word that makes it a difference: "$2,000 lower", "$74 more per month", "6 minutes 37
+# seconds behind" (not a bound: "50 or more", "65 and older").
+_COMPARED = re.compile(
+    r"(?:\s+(?!(?:or|and|times|as)\b)[a-z]+){0,2}?\s+(?:more|less|fewer|lower|higher|cheaper|dearer|greater"
+    r"|smaller|larger|bigger|longer|shorter|heavier|lighter|ahead|behind|earlier|faster|slower)\b"
+    # ... said of the figure, not of a noun after it ("the 45% higher rate", "more severe symptoms")
+    r"(?=\s*(?:[.,;:)]|\Z|(?:than|per|a|an|each|every|in|on|for|at|over|with|the|this|that|of|from|to)\b))",
+    re.IGNORECASE,
+)
+
+
 def changed_by(read: Parsed, slot: Slot) -> bool:
     """Whether a figure is a change, not a level: after "by" or a verb of rising or falling ("rose by
-    2%", "gained 150 points"; not "contracted 500 nurses"); "rose from 100 to 110" gives two levels."""
-    word = read.anchor(_past_hedge(read, slot)) if slot.kind in (SlotKind.FIGURE, SlotKind.PERCENT) else None
-    if word is None or word == "by":
+    2%", "gained 150 points"; not "contracted 500 nurses"), or an increment ("added 500,000", "another
+    seven years"); "rose from 100 to 110" gives two levels."""
+    if slot.kind not in _AMOUNTS:
+        return False
+    start = _past_hedge(read, slot).start
+    if _ANOTHER.search(read.text, max(0, start - 12), start):  # a determiner, which `anchor` reads past
+        return True
+    if _COMPARED.match(read.text, slot.end):  # "$2,000 lower", "$74 more per month": a difference
+        return True
+    word = read.anchor(_past_hedge(read, slot))
+    if word is None or word in _ADDED:
         return word is not None
     moved = movement_words(read.text, read.segment_of(slot.start)[0], slot.start)
     return bool(moved) and moved[-1].group(0).lower() == word
+
+
+def _total_of_rate(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
+    """ "€21 for two people staying three nights" against "€3.50 per person per night" (`measures`)."""
+    if slot.figure is None or other.figure is None:
+        return False
+    mine = Amount(claim.text, slot.end, slot.figure.number)
+    return rate_and_total(mine, Amount(ev.text, other.end, other.figure.number))
+
+
+def _states_elsewhere(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
+    """Whether another figure of the claim is the window's `other`, which the window states once: it is
+    that figure's ("the £1,650 deposit"), not this one's. A value the window states twice ("5% in 2022
+    and 5% in 2023") may be both."""
+    once = sum(bool(values_match(other, e)) for e in ev.values) == 1
+    return once and any(
+        s is not slot and s.kind is slot.kind and values_match(s, other) for s in claim.values
+    )
 
 
 def _past_hedge(read: Parsed, slot: Slot) -> Slot:

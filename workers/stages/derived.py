@@ -35,7 +35,8 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 from workers.stages.align import Parsed, changed_by, covered
-from workers.stages.slot_types import Slot, SlotKind, When
+from workers.stages.durations import RACE_TIME
+from workers.stages.slot_types import Figure, Slot, SlotKind, When
 from workers.stages.slots import NUMBER_WORDS, terms_match
 from workers.stages.terms import stems_before
 
@@ -56,6 +57,10 @@ _WORKED = re.compile(
 # window states for the claim: the figure is then the aligner's to check ("The total fee is £1,500"
 # against "... the total fee is £1,200").
 _STATED_FOR = 0.6
+# "from 1978 until his retirement in 1996", "between 1991 and 2006", "1894-1968"
+_SPAN_OPEN = re.compile(r"\b(?:from|since|between)\b", re.IGNORECASE)
+_SPAN_JOIN = re.compile(r"\b(?:to|until|till|through|and)\b|[-–]", re.IGNORECASE)
+_SECONDS = {"second": 1, "sec": 1, "minut": 60, "min": 60, "hour": 3600}  # by the noun's stem
 _HEDGED = 0.05  # "roughly $510 million" for $510m +- 5%
 
 
@@ -64,18 +69,61 @@ def worked_out(claim: Parsed, slot: Slot, windows: Sequence[Parsed]) -> bool:
     (or the claim) gives, and no window states another figure for it."""
     if slot.kind not in _AMOUNTS or slot.figure is None or slot.figure.hedge.mode in "[]()":
         return False
-    if not (changed_by(claim, slot) or _WORKED.search(claim.text, *claim.segment_of(slot.start))):
-        return False
+    if _years_between(claim, slot, windows):
+        return True
+    # a product of a count and a price needs no word to say so: "$54.6 million" is no misquote of
+    # "1.2 million shares at $45.50" by chance
+    cued = changed_by(claim, slot) or _WORKED.search(claim.text, *claim.segment_of(slot.start)) is not None
     sources = [(claim, [s for s in _amounts(claim, (0, len(claim.text))) if s is not slot])]
     sources += [(ev, _amounts(ev, seg)) for ev in windows for seg in ev.segments]
-    operands = {
-        number
+    # race times from the whole window: "6.18 seconds behind" the winner's 27:43.12, a sentence away
+    sources += [(ev, [s for s in _amounts(ev, (0, len(ev.text))) if _raced(s)]) for ev in windows]
+    found = [
+        (kind, numbers)
         for read, figures in sources
-        for value, numbers in _results(claim, slot, read, figures)
-        if _close(slot, value)
-        for number in numbers
-    }
+        for value, numbers, kind in _results(claim, slot, read, figures)
+        if (cued or kind != "cued") and _close(slot, value)
+    ]
+    # a gap to the hundredth of a second between two race times is the claim's: another gap the window
+    # states ("the silver medallist 1.85 seconds behind") is another's, so no swap (a wrong gap that a
+    # chance pair of times gives is flagged, not fixed)
+    if any(kind == "race" for kind, _ in found):
+        return True
+    operands = {number for _, numbers in found for number in numbers}
     return bool(operands) and not _stated_for(claim, slot, windows, operands)
+
+
+def _years_between(claim: Parsed, slot: Slot, windows: Sequence[Parsed]) -> bool:
+    """Whether a count of years is the span between two years one window sentence, or the claim, gives
+    ("owned it for 74 years, from 1894 until 1968"; "spent 18 years teaching" from "taught from 1978
+    until his retirement in 1996"): no word needs to say so, two years that far apart being no chance,
+    unless a window states another count of years for the claim's words ("a limitation period of 6
+    years" for "The Act, passed in 1990 and amended in 2000, sets a limitation period of 10 years")."""
+    f = slot.figure
+    if f is None or f.unit is not None or not f.number.is_integer() or claim.noun_after(slot) != "year":
+        return False
+    spans = [(claim, (0, len(claim.text)))] + [(ev, seg) for ev in windows for seg in ev.segments]
+    for read, (lo, hi) in spans:
+        years = [
+            e for e in read.values if e.when is not None and e.when.year is not None and lo <= e.start < hi
+        ]
+        for first, last in combinations(years, 2):
+            if _spanned(read, first, last, f.number):
+                return not _stated_for(claim, slot, windows, {float(f.number)})
+    return False
+
+
+def _spanned(read: Parsed, first: Slot, last: Slot, count: float) -> bool:
+    """Whether two years of a sentence are a span ("from 1978 until 1996", "between 1991 and 2006",
+    "1894-1968") `count` years long."""
+    if first.when is None or last.when is None or last.when.year is None or first.when.year is None:
+        return False
+    opened = _SPAN_OPEN.search(read.text, max(0, first.start - 40), first.start)
+    return (
+        last.when.year - first.when.year == count
+        and _SPAN_JOIN.search(read.text, first.end, last.start) is not None
+        and (opened is not None or last.start - first.end <= 3)
+    )
 
 
 def _stated_for(claim: Parsed, slot: Slot, windows: Sequence[Parsed], operands: set[float]) -> bool:
@@ -99,21 +147,55 @@ def _amounts(read: Parsed, segment: tuple[int, int]) -> list[Slot]:
 
 def _results(
     claim: Parsed, slot: Slot, read: Parsed, figures: list[Slot]
-) -> Iterator[tuple[float, tuple[float, float]]]:
-    """Each sum, difference and product of two of `figures`, with the two figures' values."""
+) -> Iterator[tuple[float, tuple[float, float], str]]:
+    """Each sum, difference, product and share (an amount over a count) of two of `figures`, with the
+    two figures' values and its kind: "race" (`_race_results`), "product" (no word needs to say it is
+    worked out) or "cued" (one must)."""
     unit = slot.figure.unit if slot.figure else None
     for a, b in combinations(figures, 2):
         x, y = a.figure, b.figure
         if x is None or y is None:
             continue
         pair = (x.number, y.number)
-        if x.unit == y.unit == unit and _alike(claim, slot, read, (a, b)):
-            yield x.number + y.number, pair
-            yield abs(x.number - y.number), pair
+        if RACE_TIME in (x.unit, y.unit, unit):
+            yield from ((value, pair, "race") for value in _race_results(claim, slot, read, (a, b)))
+        elif x.unit == y.unit == unit and _alike(claim, slot, read, (a, b)):
+            yield x.number + y.number, pair, "cued"
+            yield abs(x.number - y.number), pair, "cued"
         elif (
-            unit is not None and {x.unit, y.unit} == {None, unit} and _bare_count(a if x.unit is None else b)
+            unit is not None and {x.unit, y.unit} == {None, unit} and _bare_count(x if x.unit is None else y)
         ):
-            yield x.number * y.number, pair
+            count, amount = (x, y) if x.unit is None else (y, x)
+            yield x.number * y.number, pair, "product"
+            yield amount.number / count.number, pair, "cued"  # "£1,650, equal to five weeks' rent": £330
+
+
+def _race_results(claim: Parsed, slot: Slot, read: Parsed, operands: tuple[Slot, Slot]) -> Iterator[float]:
+    """A gap in seconds between two race times ("43 seconds ahead": 2:20:31 less 2:19:48), or a race
+    time a gap in seconds from another ("finished in 27:44.97": 27:43.12 and "1.85 seconds behind").
+    Seconds only: "5 minutes behind" is too coarse to tell a gap from a chance."""
+    a, b = operands
+    unit = slot.figure.unit if slot.figure else None
+    if a.figure is None or b.figure is None:
+        return
+    x, y = a.figure, b.figure
+    if x.unit == y.unit == RACE_TIME and unit is None and _in_seconds(claim, slot) == 1:
+        yield abs(x.number - y.number)
+    elif unit == RACE_TIME and {x.unit, y.unit} == {None, RACE_TIME}:
+        t, gap, g = (x, b, y) if x.unit == RACE_TIME else (y, a, x)
+        if _in_seconds(read, gap) == 1:
+            yield t.number + g.number
+            yield t.number - g.number
+
+
+def _raced(slot: Slot) -> bool:
+    return slot.figure is not None and slot.figure.unit == RACE_TIME
+
+
+def _in_seconds(claim: Parsed, slot: Slot) -> int | None:
+    """How many seconds one of the claim's count is, where it counts seconds, minutes or hours."""
+    noun = claim.noun_after(slot)
+    return _SECONDS.get(noun) if noun else None
 
 
 def _alike(claim: Parsed, slot: Slot, read: Parsed, operands: tuple[Slot, Slot]) -> bool:
@@ -125,9 +207,9 @@ def _alike(claim: Parsed, slot: Slot, read: Parsed, operands: tuple[Slot, Slot])
     return all(terms_match(said[0], n) for n in said[1:])
 
 
-def _bare_count(slot: Slot) -> bool:
-    figure = slot.figure
-    return figure is not None and figure.scale == 1 and figure.number.is_integer() and figure.number > 1
+def _bare_count(figure: Figure) -> bool:
+    """A whole count of more than one ("36 payments", "1.2 million shares")."""
+    return figure.number.is_integer() and figure.number > 1
 
 
 def _close(slot: Slot, value: float) -> bool:

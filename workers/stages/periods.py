@@ -76,6 +76,14 @@ _OF_DRUG = re.compile(
 _OF_WORD = re.compile(r"\bof\s+(?:the\s+)?([A-Za-z-]{3,})", re.IGNORECASE)
 # Where the amount's clause starts: a full stop, semicolon or comma before a space.
 _CLAUSE_END = re.compile(r"[.;!?](?:\s|\Z)|,\s")
+# After "monthly", a noun of money or dose it describes ("a £60 monthly fee", "a £60 monthly service
+# charge"), not the rest of a verb's clause ("paid £60 monthly since 2020", "monthly in arrears").
+_NOUN_NEXT = re.compile(
+    r"[ \t]+(?:[a-z]+[ \t]+)?(?:fees?|charges?|payments?|premiums?|subscriptions?|instal?ments?|rent|bills?"
+    r"|costs?|prices?|rates?|allowances?|salary|wages?|contributions?|repayments?|dividends?|interest"
+    r"|amounts?|limits?|caps?|budgets?|pensions?|benefits?|stipends?|levy|tax|doses?|deposits?|membership)\b",
+    re.IGNORECASE,
+)
 # How far back a period word may open the amount's noun phrase: five words and an article.
 _LOOK_BACK = 90
 _HOW_CLOSE = 0.5  # share of the claim's other words the window's clause holds
@@ -207,7 +215,9 @@ def _clash(text: str, mine: Period, theirs: Period) -> PeriodClash:
     if mine.form == "adjective":
         return _adjective_clash(text, mine, theirs)
     if mine.form == "adverb":
-        fix = _adverb(theirs.unit)
+        # "a £60 monthly fee": the word after the amount opens a noun phrase, so it is an adjective
+        noun = _NOUN_NEXT.match(text, mine.end) is not None
+        fix = "annual" if noun and theirs.unit == "year" else _adverb(theirs.unit)
     else:
         prep = mine.text.split()[0] if mine.form == "prep" else "a"
         fix = f"{_article(prep, theirs.unit) if prep.lower() in ('a', 'an') else prep} {theirs.unit}"

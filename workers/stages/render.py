@@ -8,6 +8,7 @@ Usage::
 from __future__ import annotations
 
 from workers.stages.clock import CLOCKS
+from workers.stages.durations import RACE_TIME, in_two_units
 
 # The unit, count-word and month tables are the slot reader's: a value is written back as it was read.
 from workers.stages.slots import _COUNT_WORDS, _MONTHS, _WORD_NAMES, Figure, Slot, SlotKind, When
@@ -19,8 +20,8 @@ __all__ = ["render_like"]
 def render_like(claim: Slot, evidence: Slot) -> str:
     """The evidence value in the claim's style where possible: "$4.2 bn" + "3.9 billion" -> "$3.9 bn"."""
     if claim.figure is not None and evidence.figure is not None:
-        if CLOCKS & {claim.figure.unit, evidence.figure.unit}:
-            return evidence.text  # a time as the window writes it
+        if (CLOCKS | {RACE_TIME}) & {claim.figure.unit, evidence.figure.unit} or in_two_units(evidence.text):
+            return evidence.text  # a time, or a duration in two units, as the window writes it
         text = _render_figure(claim.figure, evidence.figure) or evidence.text
         return text.capitalize() if claim.figure.spelled and claim.text[:1].isupper() else text
     if claim.when is not None and evidence.when is not None:

@@ -19,6 +19,7 @@ import re
 
 from workers.stages._text import MONTH_NAMES, MONTHS, WEEKDAYS
 from workers.stages.clock import CLOCK, CLOCK_EITHER_HALF, CLOCKS, ClockTime, clock_times, same_time
+from workers.stages.durations import durations
 from workers.stages.hedges import hedge_before, relation
 from workers.stages.kinds import head, names_another
 from workers.stages.polarity import negations, polarity, quantifiers
@@ -26,7 +27,7 @@ from workers.stages.slot_types import Figure, Slot, SlotKind, When
 
 # Re-exported: content words were split out of this module and are still imported from here.
 from workers.stages.terms import Term, content_terms, stem, terms_match
-from workers.stages.units import SCALES, UNIT_INFO, canonical_unit
+from workers.stages.units import CURRENCY_CODES, SCALES, UNIT_INFO, canonical_unit
 
 __all__ = [
     "NUMBER_WORDS",
@@ -63,12 +64,18 @@ _MONTH_RE = rf"(?:{_MONTH_FULL}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec
 # A capitalised word right before a day-month date makes it part of a name ("Rocky 4 June").
 _AFTER_NAME = re.compile(r"(?:^|[\s(])(?!(?:On|In|By|From|Since|Until|Before|After)\b)[A-Z][\w'’-]*\s+\Z")
 
+# Currency codes written before or after an amount ("NOK 4.2 billion", "250 SEK"); after one, not
+# before the next number ("In 2023 NOK 4 billion": the code is the 4 billion's).
+_CODES = "|".join(CURRENCY_CODES)
 _FIGURE = re.compile(
     r"(?<![\w.,$€£¥₹-])"
-    r"(?P<pre>(?:(?:US|A|C)?\$|€|£|¥|₹|USD|EUR|GBP|INR|JPY|Rs\.?)[ \t\u00a0\u202f]?)?"
+    rf"(?P<pre>(?:(?:US|A|C)?\$|€|£|¥|₹|{_CODES}|Rs\.?)[ \t\u00a0\u202f]?)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<scale>\s?(?:[Tt]housand|[Mm]illion|[Bb]illion|[Tt]rillion|lakh|crore|[Bb]n|mn|[Tt]rn?|[MmKkBb])(?!\w))?"
-    r"(?P<unit>[\s-]?(?:%|percent(?:age points?)?|per\s?cent|pct|USD|EUR|GBP|INR|JPY|dollars?|euros?|rupees?"
+    r"(?P<unit>[\s-]?(?:square\s+(?:feet|foot|metres?|meters?|kilometres?|kilometers?|miles?)"
+    r"|sq\.?\s?(?:ft|feet|foot|metres?|meters?|m|km|kilometres?|kilometers?|mi|miles?)|(?:ft|m|km)[2²]"
+    r"|hectares?|ha|acres?|lbs?|oz"
+    rf"|%|percent(?:age points?)?|per\s?cent|pct|(?:{_CODES})(?![ \t]?\d)|dollars?|euros?|rupees?"
     r"|yen|(?:milli|centi|kilo|micro)?(?:grams?|metres?|meters?)|mg|kg|g|mcg|µg|μg|ug|km|cm|mm|m|miles?|mi|tonnes?|tons"
     r"|(?:milli)?(?:litres?|liters?)|mL|ml|L)(?!\w))?"
     r"(?!\w)"
@@ -182,7 +189,7 @@ def extract_slots(text: str) -> tuple[Slot, ...]:
         used[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for m in _NUMBERED.finditer(text):  # "Regulation (EU) 2023/915": a number, not two figures
         used[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
-    for finder in (_dates, _clocks, _figures, _entities, negations, quantifiers):
+    for finder in (_dates, _clocks, _durations, _figures, _entities, negations, quantifiers):
         for slot in finder(text):
             if not any(used[slot.start : slot.end]):
                 taken.append(slot)
@@ -234,6 +241,17 @@ def _clock_slot(text: str, t: ClockTime) -> Slot:
     unit = CLOCK_EITHER_HALF if t.either_half else CLOCK
     figure = Figure(float(t.minutes), unit, 0, 1.0, "", "", False)
     return Slot(SlotKind.FIGURE, t.value, t.start, t.end, text[t.start : t.end], figure=figure)
+
+
+def _durations(text: str) -> list[Slot]:
+    """ "two hours and 41 minutes" as one count of minutes, "2:20:31" as one time (`stages.durations`)."""
+    found = []
+    for d in durations(text):
+        hedge = hedge_before(text, d.start, d.end)
+        decimals = len(d.text.rpartition(".")[2]) if d.unit and "." in d.text else 0  # "1:54.62"
+        figure = Figure(d.number, d.unit, decimals, 1.0, "", "", False, hedge=hedge)
+        found.append(Slot(SlotKind.FIGURE, _figure_value(figure), d.start, d.end, d.text, figure=figure))
+    return found
 
 
 def _figures(text: str) -> list[Slot]:

@@ -10,7 +10,22 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SCALES", "UNITS", "UNIT_INFO", "canonical_unit", "is_currency"]
+__all__ = ["CURRENCY_CODES", "SCALES", "UNITS", "UNIT_INFO", "canonical_unit", "is_currency"]
+
+
+def _area(short: str, names: list[str], factor: float) -> dict[str, tuple[str, str, float]]:
+    """An area unit under its names and its short forms ("sq ft", "sq. ft", "sqft")."""
+    tails = [short, *(n.split()[-1] for n in names if n.startswith("square "))]  # "sq ft", "sq metres"
+    shorts = [f"sq{dot}{space}{tail}" for tail in tails for dot in ("", ".") for space in ("", " ")]
+    return dict.fromkeys([*names, *shorts], (f"{short}2", "area", factor))
+
+
+# Currency codes the slot reader takes before or after an amount ("NOK 4.2 billion"); not CHF, CAD or
+# AUD, which a clinical text writes for heart failure, coronary artery disease, alcohol use disorder.
+CURRENCY_CODES = (
+    "USD", "EUR", "GBP", "INR", "JPY", "NOK", "SEK", "DKK", "NZD", "CNY", "HKD", "SGD", "ZAR", "PLN", "CZK",
+    "BRL", "MXN", "KRW",
+)  # fmt: skip
 
 # (canonical unit, family, factor to the family's base unit)
 UNITS: dict[str, tuple[str, str, float]] = {
@@ -19,6 +34,7 @@ UNITS: dict[str, tuple[str, str, float]] = {
     **dict.fromkeys(["£", "gbp"], ("GBP", "currency", 1.0)),
     **dict.fromkeys(["₹", "inr", "rs", "rs.", "rupee", "rupees"], ("INR", "currency", 1.0)),
     **dict.fromkeys(["¥", "jpy", "yen"], ("JPY", "currency", 1.0)),
+    **{code.lower(): (code, "currency", 1.0) for code in CURRENCY_CODES},
     "a$": ("AUD", "currency", 1.0),
     "c$": ("CAD", "currency", 1.0),
     **dict.fromkeys(["%", "percent", "per cent", "pct"], ("%", "percent", 1.0)),
@@ -42,6 +58,19 @@ UNITS: dict[str, tuple[str, str, float]] = {
     **dict.fromkeys(["metre", "metres", "meter", "meters"], ("m", "length", 1.0)),
     **dict.fromkeys(["kilometre", "kilometres", "kilometer", "kilometers"], ("km", "length", 1e3)),
     **dict.fromkeys(["mile", "miles", "mi"], ("mi", "length", 1609.344)),
+    # "8 lb" is no "8 kg"; "1,200 square feet" no "1,200 square metres"
+    **dict.fromkeys(["lb", "lbs"], ("lb", "mass", 453.59237)),
+    "oz": ("oz", "mass", 28.349523125),
+    **_area("m", ["square metre", "square metres", "square meter", "square meters", "m2", "m²"], 1.0),
+    **_area("ft", ["square foot", "square feet", "ft2", "ft²"], 0.09290304),
+    **_area(
+        "km",
+        ["square kilometre", "square kilometres", "square kilometer", "square kilometers", "km2", "km²"],
+        1e6,
+    ),
+    **_area("mi", ["square mile", "square miles"], 2589988.110336),
+    **dict.fromkeys(["hectare", "hectares", "ha"], ("ha", "area", 1e4)),
+    **dict.fromkeys(["acre", "acres"], ("acre", "area", 4046.8564224)),
 }
 SCALES = {
     "thousand": 1e3, "k": 1e3, "lakh": 1e5, "million": 1e6, "mn": 1e6, "m": 1e6, "crore": 1e7,
