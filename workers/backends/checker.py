@@ -65,8 +65,9 @@ from workers.backends.spans import denied_elsewhere, fixed_whole, outside_ranges
 from workers.messages import Claim, Evidence, Judgement, SlotFix
 from workers.protocols import CheckResult
 from workers.stages._text import SOURCE_NOUN
-from workers.stages.align import Pair, Parsed, changed_by, covered, is_comparative
+from workers.stages.align import Pair, Parsed, covered, is_comparative
 from workers.stages.cases import applies_to_case
+from workers.stages.changes import changed_by
 from workers.stages.derived import unseen_date
 from workers.stages.exceptions import denied_exception
 from workers.stages.guises import counted_alone, counts_alike, paired_values

@@ -30,10 +30,11 @@ from workers.stages._text import (
     is_verb,
     lower_words,
 )
+from workers.stages.changes import changed_by
 from workers.stages.dated import elsewhere
 from workers.stages.kinds import same_kind
 from workers.stages.measures import Amount, apart, denominator, firm_name, rate_and_total, short_for
-from workers.stages.movements import DIRECTION, movement_words
+from workers.stages.movements import DIRECTION
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
 from workers.stages.terms import Term, content_terms, stem, terms_match
 from workers.stages.units import is_currency
@@ -42,7 +43,6 @@ __all__ = [
     "KEYS",
     "Pair",
     "Parsed",
-    "changed_by",
     "covered",
     "is_comparative",
     "next_figure",
@@ -379,39 +379,6 @@ def _anothers(claim: Parsed, ev: Parsed, other: Slot) -> bool:
     return bool(names) and not names & lower_words(claim.text)
 
 
-# Before a figure that is a change or an increment: "rose by 2%", "added 500,000 subscribers", "another
-# seven years", "an extra €21".
-_ADDED = frozenset({"by", "added", "adds", "adding", "further", "extra", "additional"})
-_ANOTHER = re.compile(r"\banother\s+\Z", re.IGNORECASE)
-# After a figure, a word that makes it a difference: "$2,000 lower", "$74 more per month", "6 minutes 37
-# seconds behind" (not a bound: "50 or more", "65 and older").
-_COMPARED = re.compile(
-    r"(?:\s+(?!(?:or|and|times|as)\b)[a-z]+){0,2}?\s+(?:more|less|fewer|lower|higher|cheaper|dearer|greater"
-    r"|smaller|larger|bigger|longer|shorter|heavier|lighter|ahead|behind|earlier|faster|slower)\b"
-    # ... said of the figure, not of a noun after it ("the 45% higher rate", "more severe symptoms")
-    r"(?=\s*(?:[.,;:)]|\Z|(?:than|per|a|an|each|every|in|on|for|at|over|with|the|this|that|of|from|to)\b))",
-    re.IGNORECASE,
-)
-
-
-def changed_by(read: Parsed, slot: Slot) -> bool:
-    """Whether a figure is a change, not a level: after "by" or a verb of rising or falling ("rose by
-    2%", "gained 150 points"; not "contracted 500 nurses"), or an increment ("added 500,000", "another
-    seven years"); "rose from 100 to 110" gives two levels."""
-    if slot.kind not in _AMOUNTS:
-        return False
-    start = _past_hedge(read, slot).start
-    if _ANOTHER.search(read.text, max(0, start - 12), start):  # a determiner, which `anchor` reads past
-        return True
-    if _COMPARED.match(read.text, slot.end):  # "$2,000 lower", "$74 more per month": a difference
-        return True
-    word = read.anchor(_past_hedge(read, slot))
-    if word is None or word in _ADDED:
-        return word is not None
-    moved = movement_words(read.text, read.segment_of(slot.start)[0], slot.start)
-    return bool(moved) and moved[-1].group(0).lower() == word
-
-
 def _total_of_rate(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
     """ "€21 for two people staying three nights" against "€3.50 per person per night" (`measures`)."""
     if slot.figure is None or other.figure is None:
@@ -428,14 +395,6 @@ def _states_elsewhere(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> boo
     return once and any(
         s is not slot and s.kind is slot.kind and values_match(s, other) for s in claim.values
     )
-
-
-def _past_hedge(read: Parsed, slot: Slot) -> Slot:
-    """The slot as if it began at its hedge's words ("by roughly $510 million": "by" is its anchor)."""
-    words = slot.figure.hedge.words if slot.figure is not None else ""
-    if not words or not read.text.startswith(words, slot.start - len(words)):
-        return slot
-    return replace(slot, start=slot.start - len(words))
 
 
 def _same_event(event: str, ev: Parsed, other: Slot) -> bool:

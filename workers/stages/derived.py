@@ -34,7 +34,8 @@ import re
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from workers.stages.align import Parsed, changed_by, covered
+from workers.stages.align import Parsed, covered
+from workers.stages.changes import changed_by
 from workers.stages.durations import RACE_TIME
 from workers.stages.slot_types import Figure, Slot, SlotKind, When
 from workers.stages.slots import NUMBER_WORDS, terms_match
