@@ -382,3 +382,33 @@ def test_a_denial_elsewhere_in_the_sentence(claim: str, window: str, denied: boo
     c, w = Parsed.of(claim), Parsed.of(window)
     fixed = [s.start for s in c.slots if s.text.isdigit()]
     assert denied_nearby(c, w, segment=(0, len(window)), fixed=fixed) is denied
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "expected"),
+    [
+        (
+            "Employees must take time off in lieu for additional hours worked.",
+            "Employees may take time off in lieu for additional hours worked.",
+            [("must", "may")],
+        ),
+        (
+            "You may come into the office on Tuesdays and Thursdays.",
+            "You must come into the office on Tuesdays and Thursdays, which are team days.",
+            [("may", "must")],
+        ),
+        (
+            "Patients should take the tablets with food.",
+            "Patients must take the tablets with food.",
+            [("should", "must")],
+        ),
+        # one meaning, two words: permission, obligation; and two prohibitions
+        ("Employees can take time off in lieu.", "Employees may take time off in lieu.", []),
+        ("The tenant shall pay the rent monthly.", "The tenant must pay the rent monthly.", []),
+        ("Tenants must not sublet the flat.", "Tenants may not sublet the flat.", []),
+    ],
+)
+def test_what_a_person_must_may_or_should_do(
+    claim: str, window: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _swaps(claim, window) == expected

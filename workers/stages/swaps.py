@@ -3,7 +3,8 @@
 Some words name one of a few things that exclude each other: a weekday, how often ("twice daily",
 "an annual fee"), a side in a case or a deal ("the plaintiff", "the seller"), a route or a result in
 medicine ("given orally", "tested positive", "the left knee"), a kind of rate or charge ("a fixed
-rate", "criminal charges"). A claim that says one where its document says another shares every
+rate", "criminal charges"), what a person must, may or should do ("must take" against "may take";
+"can" is "may", "shall" is "must"). A claim that says one where its document says another shares every
 other word with it, so the rules found every value and the model read the pair as support
 ("The tablets are taken twice daily" against "once daily"; "The board approved the deal on Tuesday"
 against "on Wednesday"; "Jane Doe, the chief financial officer" against "the chief executive
@@ -123,6 +124,8 @@ _SETS: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "public private",
         "full partial",
         "mandatory optional/voluntary",
+        # what a person must, may or should do: "must take time off in lieu" against "may take"
+        "must/shall may/can should",
         "temporary permanent",
         "minimum maximum",
         # "within 20 working days" is not 20 calendar days; "10 mmol per hour" is not per minute
