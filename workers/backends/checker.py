@@ -77,6 +77,7 @@ from workers.stages.ranks import ranked_otherwise
 from workers.stages.render import render_like
 from workers.stages.restrictions import denied_condition
 from workers.stages.roles import holder_named
+from workers.stages.slot_types import AMOUNTS
 from workers.stages.slots import (
     SlotKind,
     polarity,
@@ -480,9 +481,6 @@ def _opens_sentence(text: str, pos: int) -> bool:
 # ---- helpers -----------------------------------------------------------------------------------
 
 
-_AMOUNTS = frozenset({SlotKind.FIGURE, SlotKind.PERCENT})
-
-
 def _figure_left(
     claim: Parsed, ev: Parsed, pairs: list[Pair], found: list[Conflict], segment: tuple[int, int]
 ) -> bool:
@@ -495,7 +493,7 @@ def _figure_left(
     return any(
         p.other is not None and p.slot.start not in fixed and not any(values_match(p.slot, e) for e in stated)
         for p in pairs
-        if p.slot.kind in _AMOUNTS and changed_by(claim, p.slot)  # the movement's own amount, not "to $10m"
+        if p.slot.kind in AMOUNTS and changed_by(claim, p.slot)  # the movement's own amount, not "to $10m"
     )
 
 

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from workers.backends.segments import states_every
 from workers.stages.align import Parsed, is_comparative
 from workers.stages.derived import date_worked_out, worked_out
-from workers.stages.slot_types import Slot, SlotKind
+from workers.stages.slot_types import AMOUNTS, Slot, SlotKind
 from workers.stages.slots import values_match
 
 __all__ = ["locked_slots"]
@@ -51,7 +51,6 @@ _TOGETHER = re.compile(
     r"|\b(?:in\s+total|altogether)\b[^.;]{0,80}?\bplus\b",
     re.IGNORECASE,
 )
-_AMOUNTS = frozenset({SlotKind.FIGURE, SlotKind.PERCENT})
 
 
 def locked_slots(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
@@ -66,7 +65,7 @@ def locked_slots(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
         for s in dates
         if any(_dated_with(s, names, ev) for ev in windows) and not _own_event_elsewhere(claim, s, windows)
     ]
-    amounts = [s for s in claim.values if s.kind in _AMOUNTS]
+    amounts = [s for s in claim.values if s.kind in AMOUNTS]
     summed = _TOGETHER.search(claim.text) and not any(_TOGETHER.search(ev.text) for ev in windows)
     said = [e for ev in windows for e in ev.values]
     if summed or states_every(amounts, said):
@@ -79,7 +78,7 @@ def worked_slots(claim: Parsed, windows: Sequence[Parsed]) -> frozenset[int]:
     figures it or a window gives, and of its dates that are a window's date plus a period
     (`stages.derived`)."""
     said = [e for ev in windows for e in ev.values]
-    unsaid = [s for s in claim.values if s.kind in _AMOUNTS and not any(values_match(s, e) for e in said)]
+    unsaid = [s for s in claim.values if s.kind in AMOUNTS and not any(values_match(s, e) for e in said)]
     worked = [s for s in unsaid if worked_out(claim, s, windows)]
     dates = [s for s in claim.values if s.kind in (SlotKind.DATE, SlotKind.YEAR)]
     worked += [s for s in dates if date_worked_out(claim, s, windows)]

@@ -22,7 +22,6 @@ Usage::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from workers.backends.shapes import Conflict
 from workers.messages import SlotFix
@@ -96,7 +95,7 @@ def polarity_conflicts(
         return [Conflict(f"negation {said!r}: the other text does not say what it denies", 0.0, doubt=True)]
     if mine and _contrasting(claim.text, mine[0]):
         return [Conflict(f"negation {mine[0].text!r} sets one thing against another", 0.0, doubt=True)]
-    if mine and (free := _free_of(claim, mine[0])(ev)):
+    if mine and (free := _free_of(claim, mine[0], ev)):
         return [Conflict(f"negation {mine[0].text!r}: the window says {free!r}", 0.0, doubt=True)]
     if mine:
         # Dropping the "not" states the positive of the claim's subject: only when the window names it.
@@ -128,25 +127,18 @@ _FREE = re.compile(r"\b([A-Za-z]+)-free\b", re.IGNORECASE)
 _FREE_SAYS = 0.5  # share of the claim's words the "X-free" sentence holds
 
 
-def _free_of(claim: Parsed, negation: Slot) -> Callable[[Parsed], str | None]:
-    """A reader of a window's "X-free" where X is a word the claim's "not" governs, in a sentence that
-    holds half the claim's other words: "You won't be charged interest on the first £250 of your
-    overdraft" is what "The first £250 of your overdraft is interest-free" says, though the sentence
-    before it says "We charge interest": no "not" to drop. "Balance transfers are interest-free" says
-    nothing of "The card does not charge interest on purchases"."""
+def _free_of(claim: Parsed, negation: Slot, ev: Parsed) -> str | None:
+    """The window's "X-free" where X is a word the claim's "not" governs, in a sentence that holds half
+    the claim's other words: "You won't be charged interest on the first £250 of your overdraft" is
+    what "The first £250 of your overdraft is interest-free" says, though the sentence before it says
+    "We charge interest": no "not" to drop. "Balance transfers are interest-free" says nothing of "The
+    card does not charge interest on purchases"."""
     governed = _scope(claim, negation, (0, len(claim.text)))
-
-    def read(ev: Parsed) -> str | None:
-        for m in _FREE.finditer(ev.text):
-            said = stems(ev, ev.segment_of(m.start()))
-            if (
-                any(terms_match(stem(m.group(1).lower()), g) for g in governed)
-                and covered(claim.context(), said) >= _FREE_SAYS
-            ):
-                return m.group(0)
-        return None
-
-    return read
+    for m in _FREE.finditer(ev.text):
+        denied = any(terms_match(stem(m.group(1).lower()), g) for g in governed)
+        if denied and covered(claim.context(), stems(ev, ev.segment_of(m.start()))) >= _FREE_SAYS:
+            return m.group(0)
+    return None
 
 
 def _restated(read: Parsed, negation: Slot, other: list[str]) -> bool:

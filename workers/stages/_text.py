@@ -21,6 +21,8 @@ __all__ = [
     "FUNCTION_WORDS",
     "MONTHS",
     "MONTH_NAMES",
+    "NUMBER_WORDS",
+    "ORDINAL_WORDS",
     "REPORTED",
     "SOURCE_NOUN",
     "STOPWORDS",
@@ -54,6 +56,17 @@ MONTHS = (
 # The full month names as a pattern, capitalised ("9 January"; "may" is no month).
 MONTH_NAMES = "(?:" + "|".join(m.capitalize() for m in MONTHS) + ")"
 _CAPITALISED = re.compile(r"[A-Z]")
+# Numbers written as words, by value (0-20).
+NUMBER_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+)  # fmt: skip
+# The ordinals up to "twentieth", by value less one.
+ORDINAL_WORDS = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+    "eighteenth", "nineteenth", "twentieth",
+)  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # Up to three words of one clause before what follows ("not" ... "all": "does not work in all").
 FEW_WORDS = r"(?:\s+(?!(?:and|or|but)\b)[\w'’-]+){0,3}?"

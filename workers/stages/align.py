@@ -35,6 +35,7 @@ from workers.stages.dated import elsewhere
 from workers.stages.kinds import same_kind
 from workers.stages.measures import Amount, apart, denominator, firm_name, rate_and_total, short_for
 from workers.stages.movements import DIRECTION
+from workers.stages.slot_types import AMOUNTS
 from workers.stages.slots import Slot, SlotKind, extract_slots, hedged, left_open, same_unit, values_match
 from workers.stages.terms import Term, content_terms, stem, terms_match
 from workers.stages.units import is_currency
@@ -52,7 +53,6 @@ __all__ = [
 _VALUES = frozenset({SlotKind.FIGURE, SlotKind.PERCENT, SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
 KEYS = frozenset({SlotKind.DATE, SlotKind.YEAR, SlotKind.ENTITY})
 _WHEN = frozenset({SlotKind.DATE, SlotKind.YEAR})
-_AMOUNTS = frozenset({SlotKind.FIGURE, SlotKind.PERCENT})
 # Pairing scores: the same value beats a slightly better context; a figure bound to the same date or
 # name ("$4.2 bn in 2023") beats the same value bound to another one; a name after the same word
 # ("in London" / "in New York City") beats one with more shared words around it.
@@ -322,7 +322,7 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         swappable = swappable and not _total_of_rate(claim, slot, ev, e)
         # "the £1,650 deposit ... works out at £330" is not made "£1,650": the claim states that value
         # already, as another of its figures, so it is that figure's, not this one's.
-        swappable = swappable and not (slot.kind in _AMOUNTS and _states_elsewhere(claim, slot, ev, e))
+        swappable = swappable and not (slot.kind in AMOUNTS and _states_elsewhere(claim, slot, ev, e))
         swappable = swappable and not (slot.kind is SlotKind.ENTITY and short_for(slot.text, e.text))
         # "rose by $10m to $110m" is not corrected to "from $100m": a change only for a change.
         swappable = swappable and changed == changed_by(ev, e)

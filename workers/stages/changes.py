@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from workers.stages.movements import movement_words
-from workers.stages.slot_types import Slot, SlotKind
+from workers.stages.slot_types import AMOUNTS, Slot
 
 
 class Parsed(Protocol):
@@ -34,7 +34,6 @@ class Parsed(Protocol):
 
 __all__ = ["changed_by"]
 
-_AMOUNTS = frozenset({SlotKind.FIGURE, SlotKind.PERCENT})
 # Before a figure that is a change or an increment: "rose by 2%", "added 500,000 subscribers", "another
 # seven years", "an extra €21".
 _ADDED = frozenset({"by", "added", "adds", "adding", "further", "extra", "additional"})
@@ -54,7 +53,7 @@ def changed_by(read: Parsed, slot: Slot) -> bool:
     """Whether a figure is a change, not a level: after "by" or a verb of rising or falling ("rose by
     2%", "gained 150 points"; not "contracted 500 nurses"), or an increment ("added 500,000", "another
     seven years"); "rose from 100 to 110" gives two levels."""
-    if slot.kind not in _AMOUNTS:
+    if slot.kind not in AMOUNTS:
         return False
     start = _past_hedge(read, slot).start
     if _ANOTHER.search(read.text, max(0, start - 12), start):  # a determiner, which `anchor` reads past

@@ -31,12 +31,11 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from workers.stages.align import Parsed, covered
-from workers.stages.slot_types import Slot, SlotKind
+from workers.stages.slot_types import AMOUNTS, Slot
 from workers.stages.slots import same_unit, values_match
 
 __all__ = ["Crossed", "crossed_values"]
 
-_AMOUNTS = frozenset({SlotKind.FIGURE, SlotKind.PERCENT})
 _TIMES = frozenset({"minut", "hour", "day", "week", "month", "year"})  # stems
 _HALF = 0.5  # each crossed value's words found around the other's at least this much
 _BEATS = 0.5  # the crossed reading's two coverages beat the straight one's by this much
@@ -59,7 +58,7 @@ def crossed_values(claim: Parsed, ev: Parsed) -> list[Crossed]:
 
 
 def _crossed(claim: Parsed, ev: Parsed) -> Iterator[Crossed]:
-    amounts = [s for s in claim.values if s.kind in _AMOUNTS and s.figure is not None]
+    amounts = [s for s in claim.values if s.kind in AMOUNTS and s.figure is not None]
     for a, b in combinations(amounts, 2):
         apart = claim.segment_of(a.start) != claim.segment_of(b.start)
         if apart or values_match(a, b) or not same_unit(a, b) or not _count_alike(claim, a, b):
@@ -93,7 +92,7 @@ def _leading(read: Parsed, slot: Slot) -> list[str]:
     """The content words from the amount before `slot` in its clause (or the clause's start) to it,
     names' words included ("keeps unsuccessful candidates' CVs for")."""
     lo = read.segment_of(slot.start)[0]
-    amounts = [v for v in read.values if v.kind in _AMOUNTS]
+    amounts = [v for v in read.values if v.kind in AMOUNTS]
     lo = max([lo, *(v.end for v in amounts if lo <= v.end <= slot.start)])
     inside = [(v.start, v.end) for v in amounts]
     return [

@@ -37,13 +37,12 @@ from itertools import combinations
 from workers.stages.align import Parsed, covered
 from workers.stages.changes import changed_by
 from workers.stages.durations import RACE_TIME
-from workers.stages.slot_types import Figure, Slot, SlotKind, When
+from workers.stages.slot_types import AMOUNTS, Figure, Slot, SlotKind, When
 from workers.stages.slots import NUMBER_WORDS, terms_match
 from workers.stages.terms import stems_before
 
 __all__ = ["date_worked_out", "unseen_date", "worked_out"]
 
-_AMOUNTS = frozenset({SlotKind.FIGURE, SlotKind.PERCENT})
 # A word that says the figure is worked out, in its clause: a total, a rest ("the remainder", "outside
 # the UK", "the last 13 weeks"), a move ("was down £6 million"); or "by" right before it ("grew by
 # $510 million", `align.changed_by`). Without one, "Wealth Management generated 46%" is a misquote, not
@@ -68,7 +67,7 @@ _HEDGED = 0.05  # "roughly $510 million" for $510m +- 5%
 def worked_out(claim: Parsed, slot: Slot, windows: Sequence[Parsed]) -> bool:
     """Whether the claim's figure is a sum, difference or product of two figures one window sentence
     (or the claim) gives, and no window states another figure for it."""
-    if slot.kind not in _AMOUNTS or slot.figure is None or slot.figure.hedge.mode in "[]()":
+    if slot.kind not in AMOUNTS or slot.figure is None or slot.figure.hedge.mode in "[]()":
         return False
     if _years_between(claim, slot, windows):
         return True
@@ -143,7 +142,7 @@ def _stated_for(claim: Parsed, slot: Slot, windows: Sequence[Parsed], operands: 
 
 def _amounts(read: Parsed, segment: tuple[int, int]) -> list[Slot]:
     lo, hi = segment
-    return [s for s in read.values if s.kind in _AMOUNTS and s.figure is not None and lo <= s.start < hi]
+    return [s for s in read.values if s.kind in AMOUNTS and s.figure is not None and lo <= s.start < hi]
 
 
 def _results(

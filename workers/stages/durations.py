@@ -26,15 +26,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from workers.stages._text import NUMBER_WORDS
+
 __all__ = ["RACE_TIME", "Duration", "durations", "in_two_units"]
 
 RACE_TIME = "h:m:s"  # the unit of "2:20:31": seconds, compared only with another such time
 
-_WORDS = [
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-]  # fmt: skip
-_NUMBER = r"\d{1,4}|a|an|" + "|".join(_WORDS)
+_NUMBER = r"\d{1,4}|a|an|" + "|".join(NUMBER_WORDS)
 # The larger unit and how many of the smaller one it holds.
 _PARTS = {"year": ("month", 12), "week": ("day", 7), "day": ("hour", 24), "hour": ("minute", 60)}
 _PARTS |= {"minute": ("second", 60)}
@@ -42,7 +40,7 @@ _SHORT = {"hr": "hour", "hrs": "hour", "min": "minute", "mins": "minute", "sec":
 _UNIT = r"years?|months?|weeks?|days?|hours?|hrs?|minutes?|mins?|seconds?|secs?"
 _COMPOUND = re.compile(
     rf"(?<![\w.,£$€])(?P<a>{_NUMBER})[\s-]+(?P<ua>{_UNIT})\b\s+(?:and\s+)?"
-    rf"(?P<b>\d{{1,4}}|{'|'.join(_WORDS)})\s+(?=(?P<ub>{_UNIT})\b)",
+    rf"(?P<b>\d{{1,4}}|{'|'.join(NUMBER_WORDS)})\s+(?=(?P<ub>{_UNIT})\b)",
     re.IGNORECASE,
 )
 # Before "a day": how often, not how long ("twice a day 12 hours apart", "once a week, 3 days after").
@@ -102,4 +100,4 @@ def _unit(word: str) -> str:
 
 def _count(word: str) -> int:
     word = word.lower()
-    return int(word) if word.isdigit() else 1 if word in ("a", "an") else _WORDS.index(word)
+    return int(word) if word.isdigit() else 1 if word in ("a", "an") else NUMBER_WORDS.index(word)

@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass
 from itertools import combinations
 
+from workers.stages._text import NUMBER_WORDS, ORDINAL_WORDS
+
 __all__ = [
     "PERIOD_UNITS",
     "Amount",
@@ -81,9 +83,11 @@ _RATE = re.compile(
 )
 # A figure that counts what a rate is per: "4.4 litres per 100 km" (the 100), no amount of its own.
 _PER_BEFORE = re.compile(r"\bper\s+\Z", re.IGNORECASE)
+_ORDINALS = ORDINAL_WORDS[:10]  # "first" ... "tenth"
+_CARDINALS = NUMBER_WORDS[1:11]  # "one" ... "ten"
 # The counts of a text a total may be a rate times: "1.2 million shares", "two people", "20,000 km".
 _COUNTS = re.compile(
-    r"\b(?:\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion))?|two|three|four|five|six|seven|eight|nine|ten)\b",
+    r"\b(?:\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion))?|" + "|".join(_CARDINALS[1:]) + r")\b",
     re.IGNORECASE,
 )
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
@@ -91,8 +95,6 @@ _THINGS = {"person": "people|persons", "child": "children", "head": "people|pers
 _EACH = re.compile(r"\b(?:each|every|per|apiece|a\s+head)\b", re.IGNORECASE)
 _CLOSE = 0.01
 # A step of a schedule: "in year one", "during the third year", "for phase 2" (not "a year", "per year").
-_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
-_CARDINALS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 _STEP_BODY = (
     r"(?:in|for|during|from|of)\s+(?:the\s+)?(?:(?P<ord>"
     + "|".join(_ORDINALS)

@@ -35,34 +35,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from workers.stages._text import lower_words
+from workers.stages._text import ORDINAL_WORDS, lower_words
 from workers.stages.align import Parsed, covered
 from workers.stages.clauses import restated, same_time, stems_between
 from workers.stages.slots import SlotKind
 
 __all__ = ["RankClash", "rank_clashes", "ranked_otherwise"]
 
-_ORDINALS = [
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "eleventh",
-    "twelfth",
-    "thirteenth",
-    "fourteenth",
-    "fifteenth",
-    "sixteenth",
-    "seventeenth",
-    "eighteenth",
-    "nineteenth",
-    "twentieth",
-]
+_ORDINALS = ORDINAL_WORDS[1:]  # "second" ... "twentieth": no ordinal is first
 _SUPERLATIVE = re.compile(
     r"\b(?:(?P<ordinal>" + "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th))[\s-]+)?"
     r"(?P<word>(?:most|least)\s+[a-z]{4,}|largest|biggest|smallest|highest|lowest|oldest|newest|youngest"

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from workers.stages.hedges import EXACT, Hedge
 
-__all__ = ["Figure", "Slot", "SlotKind", "When"]
+__all__ = ["AMOUNTS", "Figure", "Slot", "SlotKind", "When"]
 
 
 class SlotKind(StrEnum):
@@ -23,6 +23,10 @@ class SlotKind(StrEnum):
     ENTITY = "entity"
     NEGATION = "negation"
     QUANTIFIER = "quantifier"
+
+
+# The kinds whose value is an amount: a figure (with its unit, if any) or a percentage.
+AMOUNTS = frozenset({SlotKind.FIGURE, SlotKind.PERCENT})
 
 
 @dataclass(frozen=True, slots=True)

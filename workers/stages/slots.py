@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from workers.stages._text import MONTH_NAMES, MONTHS, WEEKDAYS
+from workers.stages._text import MONTH_NAMES, MONTHS, NUMBER_WORDS, WEEKDAYS
 from workers.stages.clock import CLOCK, CLOCK_EITHER_HALF, CLOCKS, ClockTime, clock_times, same_time
 from workers.stages.durations import durations
 from workers.stages.hedges import hedge_before, relation
@@ -92,11 +92,6 @@ _NUMBERED = re.compile(
     # a reference with a leading zero ("PL 04569/0321")
     r"|(?<![\w/.,])(?:0\d{2,}/\d+|\d+/0\d{2,}))(?![\w/])"
 )
-# Numbers written as words, by value (0-20): the checker also finds a digit count spelled out with them.
-NUMBER_WORDS = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-)  # fmt: skip
 # Counts read as figures: "zero" and "one" are left out (a pronoun, "one of", "one day" mean no count).
 _COUNT_WORDS = {w: float(n) for n, w in enumerate(NUMBER_WORDS) if n >= 2} | {
     w: float(10 * n)

@@ -61,6 +61,7 @@ from typing import Literal
 
 from workers.stages._text import (
     MONTHS,
+    ORDINAL_WORDS,
     REPORTED,
     STOPWORDS,
     WEEKDAYS,
@@ -81,7 +82,7 @@ __all__ = ["SwapClash", "denied_nearby", "swap_clashes"]
 # Each set: words that exclude each other in one place of a sentence, a group of words that say the
 # same ("annual", "yearly") separated by "/". A word may be in more than one set ("oral": a route,
 # or an agreement not written down).
-_ORDINAL_WORDS = "first second third fourth fifth sixth seventh eighth ninth tenth"
+_ORDINAL_WORDS = " ".join(ORDINAL_WORDS[:10])
 _SETS: tuple[tuple[frozenset[str], ...], ...] = tuple(
     tuple(frozenset(group.split("/")) for group in words.split())
     for words in (
