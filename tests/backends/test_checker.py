@@ -1428,3 +1428,73 @@ def test_a_free_word_in_another_sentence_about_something_else_keeps_the_not_a_co
     window = "The card charges interest on purchases at 24.9% APR. Transfers are interest-free for 3 months."
     result = _judge("The card does not charge interest on purchases.", window)
     assert result.label is Judgement.CONTRADICT
+
+
+def test_a_duty_the_window_gives_as_a_permission_is_flagged_and_a_plain_modal_swap_still_fixed() -> None:
+    # `stages.modality`: another force in other words is a conflict with no fix
+    result = _judge(
+        "Tenants are required to give one month's notice.",
+        "Tenants may give one month's notice before leaving.",
+    )
+    assert result.label is Judgement.CONTRADICT and not result.fixes
+    assert "modality" in result.reason
+    # where every other word is the window's, `stages.swaps` fixes the word, and modality stays out of it
+    claim = "Employees must take time off in lieu."
+    result = _judge(claim, "Employees may take time off in lieu of overtime pay.")
+    assert _apply(claim, result) == "Employees may take time off in lieu."
+    assert (
+        _judge("Tenants must give notice.", "Tenants are required to give notice.").label is Judgement.SUPPORT
+    )
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "label"),
+    [
+        (
+            "A change of driver has to be reported within two weeks.",
+            "Changes of driver must be reported within 14 days.",
+            Judgement.SUPPORT,
+        ),
+        ("SSP is paid for up to 196 days.", "SSP is paid for up to 28 weeks.", Judgement.SUPPORT),
+        ("The bond runs for three years.", "The bond runs for 36 months.", Judgement.SUPPORT),
+        # a wrong conversion is a value the window does not state, never fixed from another unit
+        ("The bond runs for 18 months.", "The bond runs for two years.", Judgement.INSUFFICIENT),
+        ("Staff work 2 days a week.", "Staff work 48 hours a week.", Judgement.INSUFFICIENT),  # a working day
+        (
+            "A change of driver has to be reported within three weeks.",
+            "Changes of driver must be reported within 14 days.",
+            Judgement.INSUFFICIENT,
+        ),
+    ],
+)
+def test_a_span_of_time_in_another_unit_is_found_where_it_converts_exactly(
+    claim: str, window: str, label: Judgement
+) -> None:
+    result = _judge(claim, window)
+    assert result.label is label and not result.fixes
+
+
+def test_a_not_that_bounds_a_figure_or_a_failure_in_other_words_is_a_doubt_never_dropped() -> None:
+    # "never less than four weeks" is "a minimum of four weeks": dropping "never" said the opposite
+    result = _judge(
+        "The employer gives one week per year of service, never less than four weeks.",
+        "The employer must give one week's notice for each year of service, with a minimum of four weeks.",
+    )
+    assert result.label is not Judgement.CONTRADICT and not result.fixes
+    # "If they don't" is "a landlord who fails to comply"
+    result = _judge(
+        "If they don't, they can be ordered to pay the tenant up to three times the deposit.",
+        "A landlord who fails to comply may be ordered to pay the tenant up to three times the deposit.",
+    )
+    assert result.label is not Judgement.CONTRADICT and not result.fixes
+
+
+def test_a_modal_not_the_window_says_in_other_words_is_never_dropped() -> None:
+    # "mustn't contact" was made "must contact" against "is prohibited from contacting"
+    result = _judge(
+        "For 12 months the defendant mustn't contact the claimant directly.",
+        "The defendant is prohibited from contacting the claimant directly for a period of 12 months.",
+    )
+    assert result.label is not Judgement.CONTRADICT and not result.fixes
+    claim = "Tenants can't sublet the flat."
+    assert _apply(claim, _judge(claim, "Tenants can sublet the flat.")) == "Tenants can sublet the flat."

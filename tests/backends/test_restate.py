@@ -79,3 +79,17 @@ def test_every_shared_value_is_respelled_and_the_rest_of_the_window_kept() -> No
 )
 def test_nothing_else_is_touched(claim: str, window: str) -> None:
     assert restated(claim, window) == window
+
+
+def test_a_span_of_time_the_rules_find_in_another_unit_is_read_in_the_claims_words() -> None:
+    assert restated("Report it within two weeks.", "Changes must be reported within 14 days.") == (
+        "Changes must be reported within two weeks."
+    )
+    # never one end of a range alone, nor a span that does not convert
+    assert (
+        restated("Refunds take 2 to 3 weeks.", "Refunds take 14 to 21 days.") == "Refunds take 14 to 21 days."
+    )
+    assert (
+        restated("The bond runs for 18 months.", "The bond runs for two years.")
+        == "The bond runs for two years."
+    )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.stages.durations import RACE_TIME, durations, in_two_units
+from workers.stages.durations import RACE_TIME, durations, in_two_units, same_span
 from workers.stages.render import render_like
 from workers.stages.slots import extract_slots, values_match
 
@@ -80,3 +80,24 @@ def test_a_time_of_day_is_no_race_time() -> None:
 def test_race_times_are_told_apart_to_their_hundredths() -> None:
     a, b = extract_slots("in 1:54.62")[0], extract_slots("in 1:54.12")[0]
     assert values_match(a, a) and not values_match(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "noun_a", "b", "noun_b", "same"),
+    [
+        (2, "week", 14, "day", True),
+        (36, "month", 3, "year", True),
+        (90, "minut", 1.5, "hour", True),
+        (18, "month", 2, "year", False),
+        (3, "week", 14, "day", False),
+        (30, "day", 1, "month", None),  # days and months do not convert exactly
+        (730, "day", 2, "year", None),
+        (2, "day", 48, "hour", None),  # a working day is no 24 hours
+        (2, "week", 2, "week", None),  # one unit: the aligner's own comparison
+        (2, "week", 14, "patient", None),
+    ],
+)
+def test_a_count_of_one_unit_of_time_is_a_count_of_another_where_they_convert_exactly(
+    a: float, noun_a: str, b: float, noun_b: str, same: bool | None
+) -> None:
+    assert same_span(a, noun_a, b, noun_b) is same

@@ -478,3 +478,36 @@ def test_an_instruction_with_a_figure_or_a_frequency_is_a_claim(text: str, claim
 )
 def test_what_the_asker_can_or_must_do_is_a_claim_where_it_states_a_figure(text: str, claim: bool) -> None:
     assert bool(extract_claims(text)) is claim
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("You must stop taking the medicine before dental treatment.", True),
+        ("You need not attend the hearing in person.", True),
+        ("You can't take money out before the bond matures.", True),
+        ("You may keep the deposit until the tenancy ends.", True),
+        ("You'll need to provide proof of address.", True),
+        ("You can find the form on our website.", False),
+        ("You can contact the helpline for advice.", False),
+        ("You may want to speak to an adviser.", False),
+        ("You should stop taking it before surgery.", False),  # "should" stays advice
+        ("You could ask your pharmacist.", False),
+        # an assistant's own suggestion, which no document states
+        ("It's worth speaking to a financial adviser before you decide.", False),
+        ("It's a good idea to keep a copy for your records.", False),
+        ("It is sensible to book early.", False),
+        ("It's worth £500.", True),
+        ("It's worth noting that the annual fee rose to £95 in 2023.", True),
+        # advice past an adverb or "need to"
+        ("You can always contact the helpline.", False),
+        ("You can usually find this on your payslip.", False),
+        ("You may need to speak to your GP first.", False),
+        ("You can get in touch with our team.", False),
+        ("You can get a refund within 14 days.", True),
+    ],
+)
+def test_what_the_asker_must_may_or_need_not_do_is_a_claim_where_it_is_a_rule(text: str, claim: bool) -> None:
+    # "You must stop taking the medicine before dental treatment" is the document's rule, stated
+    # without a figure: left out as advice, a wrong one ("you do not need to stop") passed unchecked.
+    assert bool(extract_claims(text)) is claim

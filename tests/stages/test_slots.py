@@ -276,7 +276,13 @@ def test_a_plural_name_is_the_same_name() -> None:
 
 @pytest.mark.parametrize(
     ("text", "number"),
-    [("The fund has three managers.", 3), ("Twelve new members joined.", 12), ("It took twenty years.", 20)],
+    [
+        ("The fund has three managers.", 3),
+        ("Twelve new members joined.", 12),
+        ("It took twenty years.", 20),
+        # a bound, not a range: "backdated by up to six months" against "up to 3 months" went unread
+        ("Claims can be backdated by up to six months.", 6),
+    ],
 )
 def test_a_count_written_as_a_word_is_a_figure(text: str, number: float) -> None:
     slot = _one(text, SlotKind.FIGURE)

@@ -55,6 +55,7 @@ from workers.backends.shapes import (
     exception_conflicts,
     fixed_starts,
     frequency_conflicts,
+    modal_conflicts,
     nationality_conflicts,
     outcome_conflicts,
     period_conflicts,
@@ -248,7 +249,7 @@ class OfflineChecker:
             found += period_conflicts(claim, ev, found)
             found += crossed_conflicts(claim, ev, found)
             unfixable = outcome_conflicts(claim, ev, segment) + condition_conflicts(claim, ev, segment)
-            unfixable += exception_conflicts(claim, ev, segment)
+            unfixable += exception_conflicts(claim, ev, segment) + modal_conflicts(claim, ev, found)
             fixes = [f for c in found for f in c.fixes]
             unfixable += bound_conflicts(claim, ev, pairs, fixes=fixes, min_context=self._min_context)
             # a window that reports the opposite decision or a condition the claim drops, a movement no

@@ -27,6 +27,7 @@ from workers.backends.shapes import Conflict
 from workers.messages import SlotFix
 from workers.stages._text import FEW_WORDS, has_verb, same_case, words
 from workers.stages.align import Parsed, covered
+from workers.stages.modality import said_alike
 from workers.stages.render import render_like
 from workers.stages.slots import Slot, SlotKind, polarity, stem, terms_match
 
@@ -81,7 +82,10 @@ def polarity_conflicts(
     """A "not" in one text and not the other, over the same statement: a conflict (with the claim's
     "not" dropped as its fix where the window names the claim's subject); a doubt where the other
     text does not restate what the negation denies, or `values_found` is false (a value of the claim
-    the window does not state: "didn't raise rates in March" against "raised rates in June")."""
+    the window does not state: "didn't raise rates in March" against "raised rates in June"), or the
+    window says the claim's "not" in other words: a force ("mustn't contact" against "is prohibited
+    from contacting", `stages.modality`), a bound ("never less than four weeks" against "a minimum
+    of four weeks") or a failure ("If they don't" against "a landlord who fails to comply")."""
     whole = (0, len(claim.text))
     mine = scoped(claim, whole, shared, negations=True)
     theirs = scoped(ev, segment, shared, negations=True)
@@ -97,6 +101,14 @@ def polarity_conflicts(
         return [Conflict(f"negation {mine[0].text!r} sets one thing against another", 0.0, doubt=True)]
     if mine and (free := _free_of(claim, mine[0], ev)):
         return [Conflict(f"negation {mine[0].text!r}: the window says {free!r}", 0.0, doubt=True)]
+    if mine and said_alike(claim.text, mine[0].start, ev.text):
+        # "mustn't contact" against "is prohibited from contacting": one force in other words
+        return [Conflict(f"negation {mine[0].text!r}: the window says the same force", 0.0, doubt=True)]
+    if mine and (_BOUND_AFTER.match(claim.text, mine[0].end) or _FAILING.search(ev.text, *segment)):
+        # "never less than four weeks" is "a minimum of four weeks"; "If they don't" is "who fails to"
+        return [
+            Conflict(f"negation {mine[0].text!r} is a bound or a failure in other words", 0.0, doubt=True)
+        ]
     if mine:
         # Dropping the "not" states the positive of the claim's subject: only when the window names it.
         named = _names_subject(claim, ev.text[segment[0] : segment[1]])
@@ -121,6 +133,15 @@ def _contrasting(text: str, negation: Slot) -> bool:
     # one word is a contrast whatever it is: "charged, not waived,"
     return bool(said) and (len(said) == 1 or not has_verb(said))
 
+
+# A "not" that bounds a figure ("never less than four weeks", "not more than 10%": a minimum, a maximum),
+# and a window that denies in other words ("a landlord who fails to comply"): dropping the claim's "not"
+# would say the opposite of both.
+_BOUND_AFTER = re.compile(
+    r"\s+(?:(?:less|more|fewer|greater|lower|higher|longer|shorter)\s+than|below|above|over|under|exceed)\b",
+    re.IGNORECASE,
+)
+_FAILING = re.compile(r"\bfail(?:s|ed|ing)?\s+to\b|\bfailure\s+to\b", re.IGNORECASE)
 
 # "interest-free", "tax-free", "penalty-free": a word that denies its first part.
 _FREE = re.compile(r"\b([A-Za-z]+)-free\b", re.IGNORECASE)

@@ -17,7 +17,9 @@ the window plainly states the claim's value:
 - and in a clause of the claim's polarity: "did not increase by 5 per cent" does not state
   "increased by 5%".
 
-Everything else stays as written, so a changed value still reads as one.
+A count of time the rules find as the claim's in another unit ("14 days" for "two weeks",
+`stages.durations.same_span`) is read with the claim's count and unit, where both clauses have one
+polarity. Everything else stays as written, so a changed value still reads as one.
 
 Usage::
 
@@ -30,9 +32,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workers.stages.align import Pair, Parsed
+from workers.stages.durations import same_span
 from workers.stages.guises import paired_values
 from workers.stages.hedges import EXACT
 from workers.stages.slots import Slot, SlotKind, polarity
+from workers.stages.terms import Term
 
 __all__ = ["restated", "restated_all"]
 
@@ -52,17 +56,42 @@ def restated_all(claim: str, windows: Sequence[str]) -> list[str]:
 
 
 def _restated(read: Parsed, ev: Parsed) -> str:
-    pairs = [p for p in paired_values(read, ev) if _respelled(p, ev.values)]
+    paired = paired_values(read, ev)
+    pairs = [p for p in paired if _respelled(p, ev.values)]
     spans = {
         (p.other.start, p.other.end, p.slot.text)
         for p in pairs
         if p.other and _alike(read, p.slot, ev, p.other)
     }
+    spans |= {span for p in paired if (span := _same_span(read, p, ev)) is not None}
     out, bound = ev.text, len(ev.text)
     for start, end, text in sorted(spans, reverse=True):  # from the end, so earlier offsets hold
         if end <= bound:
             out, bound = out[:start] + text + out[end:], start
     return out
+
+
+def _same_span(read: Parsed, pair: Pair, ev: Parsed) -> tuple[int, int, str] | None:
+    """The window's count of time with its unit ("14 days") to be read as the claim's ("two weeks"),
+    where the rules found them one span (`stages.durations.same_span`)."""
+    mine, other = pair.slot, pair.other
+    if not pair.equal or other is None or mine.figure is None or other.figure is None:
+        return None
+    if mine.figure.hedge.mode != "=" or other.figure.hedge.mode != "=":
+        return None  # an end of a range ("2 to 3 weeks") would be respelled alone
+    a, b = _noun(read, mine), _noun(ev, other)
+    if (
+        a is None
+        or b is None
+        or a.stem == b.stem
+        or not same_span(mine.figure.number, a.stem, other.figure.number, b.stem)
+    ):
+        return None
+    return (other.start, b.end, read.text[mine.start : a.end]) if _alike(read, mine, ev, other) else None
+
+
+def _noun(read: Parsed, slot: Slot) -> Term | None:
+    return next((t for t in read.terms if 0 < t.start - slot.end <= 2), None)
 
 
 def _respelled(pair: Pair, window: Sequence[Slot]) -> bool:

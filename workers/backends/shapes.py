@@ -34,6 +34,7 @@ from workers.stages.directions import direction_clashes
 from workers.stages.exceptions import excepted, qualified
 from workers.stages.frequency import frequency_clashes
 from workers.stages.hedges import EXACT
+from workers.stages.modality import modal_clashes
 from workers.stages.nationality import nationality_clashes
 from workers.stages.outcomes import outcome_clashes
 from workers.stages.periods import period_clashes
@@ -54,6 +55,7 @@ __all__ = [
     "exception_conflicts",
     "fixed_starts",
     "frequency_conflicts",
+    "modal_conflicts",
     "nationality_conflicts",
     "outcome_conflicts",
     "period_conflicts",
@@ -287,6 +289,18 @@ def period_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> li
             strength=_MOVED,
         )
         for c in period_clashes(claim, ev)
+        if not any(f.start < c.end and c.start < f.end for f in fixes)
+    ]
+
+
+def modal_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> list[Conflict]:
+    """The claim's "is required to", "may", "need not" said under another force of the same action in
+    the window (`stages.modality`), where no conflict already fixes that word. Never fixed: the claim is
+    flagged (`stages.decide`)."""
+    fixes = [f for c in found for f in c.fixes]
+    return [
+        Conflict(f"modality: {c.claim!r} in claim, {c.window!r} in evidence", _STRENGTH)
+        for c in modal_clashes(claim.text, ev.text)
         if not any(f.start < c.end and c.start < f.end for f in fixes)
     ]
 

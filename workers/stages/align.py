@@ -32,6 +32,7 @@ from workers.stages._text import (
 )
 from workers.stages.changes import changed_by
 from workers.stages.dated import elsewhere
+from workers.stages.durations import same_span
 from workers.stages.kinds import same_kind
 from workers.stages.measures import Amount, apart, denominator, firm_name, rate_and_total, short_for
 from workers.stages.movements import DIRECTION
@@ -294,7 +295,9 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
     for e in rivals:
         # A word the claim says plainly counts wherever the window says it, in a name too.
         said = ev.near(e) if slot.kind is SlotKind.ENTITY else [*ev.near(e), *ev.name_words(e)]
-        context, equal = covered(around, said), bool(values_match(slot, e))
+        # "two weeks" against "14 days": found where they convert exactly, never a fix either way
+        span = _span_of_time(claim, slot, ev, e)
+        context, equal = covered(around, said), bool(values_match(slot, e)) if span is None else span
         tied = key is not None and _bound(ev.key_near(e), bound.get(key.start), key)
         anchored = slot.kind is SlotKind.ENTITY and _same_anchor(claim, slot, ev, e)
         # The same little word before a figure too: "revenue of $4.8 bn" is "revenue of $4.2 billion",
@@ -310,7 +313,7 @@ def _options(claim: Parsed, ev: Parsed, slot: Slot, bound: Mapping[int, Slot]) -
         plain = equal and (not (hedged(slot) or hedged(e)) or _same_end(slot, e))
         score = context + _EQUAL_BONUS * plain + _BOUND_BONUS * tied + _ANCHOR_BONUS * (anchored or led)
         score += _COUNTED_BONUS * counted
-        swappable = same_unit(slot, e) and (slot.kind is not SlotKind.ENTITY or anchored)
+        swappable = span is None and same_unit(slot, e) and (slot.kind is not SlotKind.ENTITY or anchored)
         swappable = swappable and not (slot.kind is SlotKind.ENTITY and claim.in_subject(slot))
         # A county is not corrected to a hamlet's name: a name replaces only a name of its kind.
         swappable = swappable and (slot.kind is not SlotKind.ENTITY or same_kind(slot.text, e.text))
@@ -350,7 +353,12 @@ def _same_end(a: Slot, b: Slot) -> bool:
 
 
 def _rivals(claim: Parsed, ev: Parsed, slot: Slot) -> list[Slot]:
-    rivals = [e for e in ev.values if values_match(slot, e) is not None and _same_noun(claim, slot, ev, e)]
+    rivals = [
+        e
+        for e in ev.values
+        if values_match(slot, e) is not None
+        and (_same_noun(claim, slot, ev, e) or _span_of_time(claim, slot, ev, e) is not None)
+    ]
     if slot.kind is not SlotKind.ENTITY:
         return rivals
     if any(values_match(slot, e) for e in rivals):
@@ -423,6 +431,15 @@ def _same_noun(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:
     slot, other = _counted_at(claim, slot), _counted_at(ev, other)
     mine, theirs = claim.noun_after(slot), ev.noun_after(other)
     return mine is None or theirs is None or terms_match(mine, theirs)
+
+
+def _span_of_time(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool | None:
+    """Whether bare counts of two units of time, hedged alike, are one span (`durations.same_span`)."""
+    a, b = slot.figure, other.figure
+    if a is None or b is None or a.unit is not None or b.unit is not None or a.hedge.mode != b.hedge.mode:
+        return None
+    mine, theirs = claim.noun_after(_counted_at(claim, slot)), ev.noun_after(_counted_at(ev, other))
+    return same_span(a.number, mine, b.number, theirs)
 
 
 def _counts_alike(claim: Parsed, slot: Slot, ev: Parsed, other: Slot) -> bool:

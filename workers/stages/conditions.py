@@ -9,7 +9,9 @@ A false clash damages a correct answer, so it stays narrow: the claim must deny 
 words ("without penalty", "with no fee", "free of charge", "at no cost"), the window must attach one
 ("subject to a 1% prepayment fee", "incurs a penalty of 2%"), and the window must neither deny one nor
 make an exception (a document that says "without penalty after two years" and "subject to a fee
-before", or "a monthly fee unless ...", is left to the model).
+before", or "a monthly fee unless ...", or calls something free: "up to 6 free withdrawals a year",
+is left to the model). A claim that states the charge's amount itself ("six withdrawals a year without
+charge; after that, each costs £5") knows the charge and says when it applies.
 
 Usage::
 
@@ -41,6 +43,11 @@ _CONDITION = re.compile(
 
 # A charge with an exception may not apply to the claim's case: left to the model.
 _EXCEPTION = re.compile(r"\b(?:unless|except|waived?|if|provided|only\s+when)\b", re.IGNORECASE)
+# A window that calls something free ("up to 6 free withdrawals a year. Each additional withdrawal incurs
+# a fee of £5") charges only past it: left to the model, wherever it says so, since the free part may be
+# the claim's ("free to" is a permission, "feel free" a courtesy).
+_FREE = re.compile(r"(?<!feel )\bfree\b(?!\s+to\b)", re.IGNORECASE)
+_AMOUNT = re.compile(r"[£$€¥]\s?\d(?:[\d,.]*\d)?|\d(?:[\d,.]*\d)?\s?%")
 
 
 @dataclass(frozen=True)
@@ -67,7 +74,19 @@ def charge_clashes(claim: str, window: str) -> list[ChargeClash]:
     if len(denials) != 1 or len(conditions) != 1 or _DENIAL.search(window) or _EXCEPTION.search(window):
         return []
     denial, condition = denials[0], conditions[0]
+    if _FREE.search(window) or _charged_too(claim, condition.group("charge")):
+        return []
     charge = condition.group("charge").rstrip(" .")
     said = denial.group(0)
     fix = charge if said.lower().startswith("no ") else f"subject to {charge}"
     return [ChargeClash(denial.start(), denial.end(), said, condition.group(0).rstrip(" ."), fix)]
+
+
+def _charged_too(claim: str, charge: str) -> bool:
+    """Whether the claim states the charge's amount itself ("six withdrawals a year without charge;
+    after that, each costs £5"): it knows the charge, and says when it applies."""
+    said = claim.replace(" ", "")
+    return any(
+        re.search(rf"(?<![\d.,]){re.escape(m.group(0).replace(' ', ''))}(?![\d])", said)
+        for m in _AMOUNT.finditer(charge)
+    )

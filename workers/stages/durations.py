@@ -15,6 +15,10 @@ held 2, 20 and 31, and "43 seconds ahead" was made "31 seconds ahead". Here:
   hundredths) are one value in seconds with a unit of their own (`RACE_TIME`), which no bare count is
   compared with ("4:05" alone is a time of day, `stages.clock`).
 
+A count of one unit of time is found as a count of another where they convert exactly (`same_span`:
+"two weeks" is "14 days", "36 months" "three years"; never days against hours, months or years), and
+never fixed from one: "three weeks" against "14 days" stays a value the window does not state.
+
 Usage::
 
     [d] = durations("in a final lasting two hours and 41 minutes")
@@ -28,11 +32,18 @@ from dataclasses import dataclass
 
 from workers.stages._text import NUMBER_WORDS
 
-__all__ = ["RACE_TIME", "Duration", "durations", "in_two_units"]
+__all__ = ["RACE_TIME", "Duration", "durations", "in_two_units", "same_span"]
 
 RACE_TIME = "h:m:s"  # the unit of "2:20:31": seconds, compared only with another such time
 
 _NUMBER = r"\d{1,4}|a|an|" + "|".join(NUMBER_WORDS)
+# A unit of time (the stem of the noun after a count) in its family's base: seconds, days or months.
+# Across families nothing converts exactly: "30 days" is not "one month", "730 days" not "two years",
+# and "2 days a week" not "48 hours a week" (a working day).
+_SPANS = {
+    "second": ("s", 1), "minut": ("s", 60), "hour": ("s", 3600),
+    "day": ("d", 1), "week": ("d", 7), "month": ("m", 1), "year": ("m", 12),
+}  # fmt: skip
 # The larger unit and how many of the smaller one it holds.
 _PARTS = {"year": ("month", 12), "week": ("day", 7), "day": ("hour", 24), "hour": ("minute", 60)}
 _PARTS |= {"minute": ("second", 60)}
@@ -77,6 +88,20 @@ def in_two_units(text: str) -> bool:
     """Whether a slot's text names a unit of time inside it, as only a duration said in two units
     ("two hours and 41") does among the slot reader's figures: a fix writes it so."""
     return _UNIT_WORD.search(text) is not None
+
+
+def same_span(a: float, noun_a: str | None, b: float, noun_b: str | None) -> bool | None:
+    """Whether a count of one unit of time is a count of another ("two weeks" and "14 days", "36 months"
+    and "three years"); None where either noun (a stem) is no unit of time, both are the same unit, or
+    the two do not convert exactly.
+
+    >>> same_span(2, "week", 14, "day"), same_span(18, "month", 2, "year"), same_span(30, "day", 1, "month")
+    (True, False, None)
+    """
+    sa, sb = _SPANS.get(noun_a or ""), _SPANS.get(noun_b or "")
+    if sa is None or sb is None or sa[0] != sb[0] or noun_a == noun_b:
+        return None
+    return a * sa[1] == b * sb[1]
 
 
 def _compound(m: re.Match[str]) -> Duration | None:

@@ -219,6 +219,8 @@ _NON_CLAIM = re.compile(
      |you\s+(?:should|can|could|may|might|must|need|will\s+need|'ll\s+need|want|'ll\s+want)\b
      |if\s+you\s+(?:have|need|want|would|'d|are\s+interested)\b|if\s+(?:this|that)\s+helps
      |for\s+(?:more|further|additional)\s+(?:information|details|help)\b
+     |it(?:'s|\s+is|\s+may\s+be|\s+might\s+be|\s+would\s+be)\s+(?:worth\s+(?!noting|mentioning|remembering|pointing|bearing)\w+ing|a\s+good\s+idea\s+to
+         |(?:sensible|advisable|wise|best)\s+to)\b
      |(?:make|be)\s+sure\b|remember\s+to\b|(?:keep|bear)\s+in\s+mind\b|(?:do\s+not|don't)\s+\w
      |(?:always|never)\s+(?:consult|check|talk|speak|ask|seek|read|follow|use|take|contact)\b
     )""",
@@ -249,6 +251,19 @@ _YOU_MAY = re.compile(
     r"you(?:\s+(?:should|can|could|may|might|must|need)|(?:\s+will|'ll)\s+need)\b"
     r"(?!\s+(?:want|wish|like|consider|try|find)\b)",  # advice: "You may want to ..."
     re.IGNORECASE,
+)
+# What the asker must, may, need not or must not do, where the action is the document's rule ("You must
+# stop taking it before dental treatment", "you can't take money out before it matures"), not advice
+# ("You can find details in Section 4", "You may want to ..."; "you should", "could", "might" stay advice).
+_YOU_RULE = re.compile(
+    r"you(?:\s+will|'ll)?\s+(?:must(?:\s+not)?|need\s+(?:to|not)|can(?:not|'t|\s+not)?|may(?:\s+not)?)"
+    r"\s+(?:(?:also|only|still|then|always|first|\w+ly|need\s+to|be\s+able\s+to)\s+)*(?P<verb>[a-z]+)\b"
+    r"(?P<touch>\s+in\s+touch\b)?",
+    re.IGNORECASE,
+)
+_ADVICE = wordset(
+    "consult contact check review see refer read visit call phone email ask talk speak seek discuss want "
+    "wish like consider try find look learn go click follow reach remember note let search download browse"
 )
 _FIGURE = re.compile(
     r"[£$€¥]\s?\d|\d\s?%|\d\s*(?:per\s*cent|percent)\b|\b(?:1[89]|20)\d\d\b"
@@ -432,4 +447,8 @@ def _is_claim_piece(piece: str) -> bool:
 def _procedural(text: str) -> bool:
     """Conversation or advice, not a claim; what the asker can or must do is a claim where it states
     a figure, a date or how often (`_lays_down`)."""
-    return bool(_NON_CLAIM.match(text)) and not (_YOU_MAY.match(text) and _lays_down(text))
+    if not _NON_CLAIM.match(text):
+        return False
+    rule = _YOU_RULE.match(text)
+    told = rule is not None and rule["verb"].lower() not in _ADVICE and not rule["touch"]
+    return not (_YOU_MAY.match(text) and (_lays_down(text) or told))

@@ -18,6 +18,7 @@ from dataclasses import replace
 from workers.stages._text import is_verb
 from workers.stages.align import Pair, Parsed, covered, pair_slots
 from workers.stages.clock import CLOCKS
+from workers.stages.durations import same_span
 from workers.stages.slots import NUMBER_WORDS, Slot, SlotKind, content_terms, terms_match, values_match
 
 __all__ = [
@@ -146,7 +147,12 @@ def counts_alike(pair: Pair, claim: Parsed, ev: Parsed) -> bool:
     if other is None or not any(s.figure is not None and s.figure.spelled for s in (pair.slot, other)):
         return True
     mine, theirs = _counted(claim, pair.slot), _counted(ev, other)
-    return mine is not None and theirs is not None and terms_match(mine, theirs)
+    if mine is None or theirs is None:
+        return False
+    # "two weeks" against "14 days" (`stages.durations.same_span`): one span, said in other units
+    a, b = pair.slot.figure, other.figure
+    spans = pair.equal and a is not None and b is not None and same_span(a.number, mine, b.number, theirs)
+    return terms_match(mine, theirs) or bool(spans)
 
 
 def unpaired_if_counted_apart(pair: Pair, claim: Parsed, ev: Parsed) -> Pair:

@@ -100,11 +100,12 @@ _COUNT_WORDS = {w: float(n) for n, w in enumerate(NUMBER_WORDS) if n >= 2} | {
 _WORD_NAMES = {int(v): w for w, v in _COUNT_WORDS.items()}
 # A count word before a lower-case word ("three managers", "six new stars"), with a scale word after it
 # ("twenty thousand employees": 20,000), not in a range ("six to seven", "two or three",
-# "two-thirds"), not a part of a larger number ("one hundred and twenty": read as none) nor leading a
-# name ("Three Gorges Dam").
+# "two-thirds"; "up to six" is a bound, and read), not a part of a larger number ("one hundred and
+# twenty": read as none) nor leading a name ("Three Gorges Dam").
 _SCALE_WORDS = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _COUNT = re.compile(
-    r"(?<![\w-])(?<!\bto )(?<!\bor )(?<!hundred )(?<!thousand )(?<!hundred and )(?<!thousand and )"
+    r"(?<![\w-])(?:(?<=\bup to )|(?<!\bto ))(?<!\bor )"
+    r"(?<!hundred )(?<!thousand )(?<!hundred and )(?<!thousand and )"
     r"(?P<num>"
     + "|".join(_COUNT_WORDS)
     + r")(?:\s+(?P<scale>"
