@@ -1498,3 +1498,18 @@ def test_a_modal_not_the_window_says_in_other_words_is_never_dropped() -> None:
     assert result.label is not Judgement.CONTRADICT and not result.fixes
     claim = "Tenants can't sublet the flat."
     assert _apply(claim, _judge(claim, "Tenants can sublet the flat.")) == "Tenants can sublet the flat."
+
+
+def test_a_not_is_never_dropped_where_the_windows_sentence_denies_too() -> None:
+    # the window's "not" stands over "eligible", the claim's over "claim": one denial in other words
+    result = _judge(
+        "With more than £16,000 you can't claim.", "Claimants with capital above £16,000 are not eligible."
+    )
+    assert not result.fixes
+
+
+def test_a_not_of_another_clause_of_the_windows_sentence_still_lets_the_claims_not_be_dropped() -> None:
+    claim = "The fee is not refundable."
+    assert (
+        _apply(claim, _judge(claim, "The fee is refundable and does not expire.")) == "The fee is refundable."
+    )

@@ -499,6 +499,9 @@ def test_what_the_asker_can_or_must_do_is_a_claim_where_it_states_a_figure(text:
         ("It is sensible to book early.", False),
         ("It's worth £500.", True),
         ("It's worth noting that the annual fee rose to £95 in 2023.", True),
+        ("It's worth knowing that you cannot withdraw money before the bond matures.", True),
+        ("It is worth highlighting that the excess is £250 per claim.", True),
+        ("It's worth nothing if the policy lapses.", True),
         # advice past an adverb or "need to"
         ("You can always contact the helpline.", False),
         ("You can usually find this on your payslip.", False),

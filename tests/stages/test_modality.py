@@ -150,6 +150,24 @@ def test_no_clash_where_the_window_limits_its_force_to_some_cases() -> None:
         ("You must report the accident to the police.", "Witnesses can report the accident to the police."),
         # a force over a bound is a limit
         ("Adults can take 4 tablets a day.", "Adults should take no more than 8 tablets a day."),
+        # each side's rule is about a thing the other does not name
+        (
+            "You can take paracetamol while breastfeeding.",
+            "Paracetamol is safe when breastfeeding. You should not take aspirin while breastfeeding.",
+        ),
+        (
+            "You must pay Capital Gains Tax on shares.",
+            "You do not have to pay Capital Gains Tax on your main home.",
+        ),
+        # a rule under consent, on either side
+        (
+            "Tenants may sublet with the landlord's consent.",
+            "Tenants must not sublet without the landlord's consent.",
+        ),
+        (
+            "You must not sublet your room without permission.",
+            "You may sublet your room with written permission.",
+        ),
     ],
 )
 def test_no_clash_for_a_force_read_wrongly(claim: str, window: str) -> None:

@@ -83,9 +83,10 @@ def polarity_conflicts(
     "not" dropped as its fix where the window names the claim's subject); a doubt where the other
     text does not restate what the negation denies, or `values_found` is false (a value of the claim
     the window does not state: "didn't raise rates in March" against "raised rates in June"), or the
-    window says the claim's "not" in other words: a force ("mustn't contact" against "is prohibited
-    from contacting", `stages.modality`), a bound ("never less than four weeks" against "a minimum
-    of four weeks") or a failure ("If they don't" against "a landlord who fails to comply")."""
+    window's sentence has a "not" of its own, or says the claim's "not" in other words: a force
+    ("mustn't contact" against "is prohibited from contacting", `stages.modality`), a bound ("never
+    less than four weeks" against "a minimum of four weeks") or a failure ("If they don't" against
+    "a landlord who fails to comply")."""
     whole = (0, len(claim.text))
     mine = scoped(claim, whole, shared, negations=True)
     theirs = scoped(ev, segment, shared, negations=True)
@@ -101,6 +102,10 @@ def polarity_conflicts(
         return [Conflict(f"negation {mine[0].text!r} sets one thing against another", 0.0, doubt=True)]
     if mine and (free := _free_of(claim, mine[0], ev)):
         return [Conflict(f"negation {mine[0].text!r}: the window says {free!r}", 0.0, doubt=True)]
+    if mine and any(_own_not(ev, s, segment) for s in ev.slots):
+        # the window's sentence denies something too ("Claimants with capital above £16,000 are not
+        # eligible" for "you can't claim"): which words each "not" denies is more than words can tell
+        return [Conflict(f"negation {mine[0].text!r}: the window's sentence denies too", 0.0, doubt=True)]
     if mine and said_alike(claim.text, mine[0].start, ev.text):
         # "mustn't contact" against "is prohibited from contacting": one force in other words
         return [Conflict(f"negation {mine[0].text!r}: the window says the same force", 0.0, doubt=True)]
@@ -132,6 +137,18 @@ def _contrasting(text: str, negation: Slot) -> bool:
     said = words(rest.group()) if rest is not None else []
     # one word is a contrast whatever it is: "charged, not waived,"
     return bool(said) and (len(said) == 1 or not has_verb(said))
+
+
+# A clause of its own in the window's sentence ("refundable and does not expire"): its "not" is its own.
+_OTHER_CLAUSE = re.compile(r"\b(?:and|but|while|whereas)\b|[;:]|,\s", re.IGNORECASE)
+
+
+def _own_not(ev: Parsed, slot: Slot, segment: tuple[int, int]) -> bool:
+    """A "not" of the window's sentence `segment` in its first clause: "Claimants with capital above
+    £16,000 are not eligible", not "The fee is refundable and does not expire"."""
+    lo, _ = segment
+    inside = slot.kind is SlotKind.NEGATION and lo <= slot.start < segment[1]
+    return inside and not _OTHER_CLAUSE.search(ev.text, lo, slot.start)
 
 
 # A "not" that bounds a figure ("never less than four weeks", "not more than 10%": a minimum, a maximum),

@@ -219,7 +219,7 @@ _NON_CLAIM = re.compile(
      |you\s+(?:should|can|could|may|might|must|need|will\s+need|'ll\s+need|want|'ll\s+want)\b
      |if\s+you\s+(?:have|need|want|would|'d|are\s+interested)\b|if\s+(?:this|that)\s+helps
      |for\s+(?:more|further|additional)\s+(?:information|details|help)\b
-     |it(?:'s|\s+is|\s+may\s+be|\s+might\s+be|\s+would\s+be)\s+(?:worth\s+(?!noting|mentioning|remembering|pointing|bearing)\w+ing|a\s+good\s+idea\s+to
+     |it(?:'s|\s+is|\s+may\s+be|\s+might\s+be|\s+would\s+be)\s+(?:worth\s+(?!(?:not|mention|remember|point|bear|know|highlight|emphasi[sz]|stress)ing|nothing)\w+ing(?!\s+that)|a\s+good\s+idea\s+to
          |(?:sensible|advisable|wise|best)\s+to)\b
      |(?:make|be)\s+sure\b|remember\s+to\b|(?:keep|bear)\s+in\s+mind\b|(?:do\s+not|don't)\s+\w
      |(?:always|never)\s+(?:consult|check|talk|speak|ask|seek|read|follow|use|take|contact)\b

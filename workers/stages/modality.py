@@ -21,11 +21,15 @@ the claim's force or one that agrees with it ("may" and "need not" agree: a perm
 duty to do; "must" and "should" agree, and their denials: a leaflet's "should be used within 28
 days" is its rule). Not read as a force: one after "may", "might", "could" or "can" ("may be required
 to pay"), one denied before it ("never have to", "No one has to"), one over a bound ("should take no
-more than 8 tablets": a limit), "can be used" (what is possible); nor a window sentence that is a
-question, or limits its force to some cases or excepts some ("can accept all cards except American
-Express", "only full-time employees can claim"; "if", "unless", "subject to"): the claim may be
-about the others. A clash is a flag, never a fix: the phrase carries the force, and another phrase
-changes the sentence's grammar and often its party.
+more than 8 tablets": a limit), "can be used" (what is possible). Not compared: a window sentence
+that is a question, or that limits its force to other cases than the claim does, or excepts some
+("can accept all cards except American Express", "only full-time employees can claim"; "if",
+"unless", "subject to", "without": "may sublet with consent" against "must not sublet without
+consent"; "without" on both sides is one case); nor where each side names a thing after its phrase
+that the other does not ("You can take paracetamol while breastfeeding" against "You should not take
+aspirin while breastfeeding"; light verbs aside: "make any offer" is "offer"). A clash is a flag,
+never a fix: the phrase carries the force, and another phrase changes the sentence's grammar and
+often its party.
 
 Usage::
 
@@ -41,7 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from workers.stages._text import sentence_around
+from workers.stages._text import NUMBER_WORDS, sentence_around
 from workers.stages.terms import content_terms, stem, terms_match
 
 __all__ = ["Force", "ModalClash", "forces", "modal_clashes", "said_alike"]
@@ -105,10 +109,13 @@ _AGREE = {
 _MIN_SHARED = 2 / 3
 _HALF = 0.5  # of the claim's subject words before the window's phrase
 _YOU = re.compile(r"\byou\b", re.IGNORECASE)
+_COUNTS = frozenset(NUMBER_WORDS)
+# Verbs that say little of what is done: "make any offer of settlement" is "offer a settlement".
+_LIGHT = frozenset({"make", "mak", "made", "do", "get", "give", "take", "have", "keep", "put"})
 # A force the window's sentence limits to some cases or excepts some from ("can accept all cards except
 # American Express", "Only full-time employees can claim"): the claim may be about the other cases.
 _LIMITED = re.compile(
-    r"\b(?:except|excepting|unless|only|other\s+than|apart\s+from|excluding|but\s+not|if|provided|subject\s+to"
+    r"\b(?:except|excepting|unless|only|other\s+than|apart\s+from|excluding|but\s+not|if|provided|subject\s+to|without"
     r"|as\s+long\s+as)\b",
     re.IGNORECASE,
 )
@@ -209,19 +216,42 @@ def _agree(a: Force, b: Force) -> bool:
 
 def _about(claim: str, mine: Modal, window: str, theirs: Modal) -> bool:
     """Whether the window's sentence around `theirs` holds the claim's subject (half its words before
-    the phrase, where it has any) and two thirds of the claim's other words."""
+    the phrase, where it has any), two thirds of the claim's other words, and the same object: not
+    where each side names a thing after its phrase the other does not ("You can take paracetamol"
+    against "You should not take aspirin")."""
     lo, hi = sentence_around(window, theirs.start, theirs.end)
-    if _LIMITED.search(window, lo, hi) or window[hi : hi + 1] == "?":
-        return False  # limited to some cases, or a question ("Do I have to pay a fee?")
+    if _limits(window[lo:hi]) != _limits(claim) or window[hi : hi + 1] == "?":
+        return False  # limited to other cases than the claim's, or a question ("Do I have to pay?")
     before = [t.stem for t in content_terms(window[lo : theirs.start])]
     sentence = [t.stem for t in content_terms(window[lo:hi]) if not _in(t.start + lo, theirs)]
     subject = [t.stem for t in content_terms(claim[: mine.start])]
-    rest = [t.stem for t in content_terms(claim) if t.start >= mine.end]
+    rest = _words_after(claim, mine.end, len(claim))
     if subject and _share(subject, before) < _HALF:
         return False
     if not subject and before and not _YOU.search(window, lo, theirs.start):
         return False  # "You must give notice" is not said of "Your landlord" or "Witnesses"
+    theirs_only = _missing(_words_after(window, theirs.end, hi), [t.stem for t in content_terms(claim)])
+    if _missing(rest, sentence) and theirs_only:
+        return False
     return bool(rest) and _share(rest, sentence) >= _MIN_SHARED
+
+
+def _limits(text: str) -> frozenset[str]:
+    """The words that limit a sentence's force to some cases ("without", "unless", "only" ...)."""
+    return frozenset(" ".join(m.group(0).lower().split()) for m in _LIMITED.finditer(text))
+
+
+def _words_after(text: str, start: int, end: int) -> list[str]:
+    """The content words of text[start:end], figures and counts left out: what an action is done to."""
+    return [
+        t.stem
+        for t in content_terms(text[start:end])
+        if not t.stem[:1].isdigit() and t.stem not in _COUNTS and t.stem not in _LIGHT
+    ]
+
+
+def _missing(words: list[str], hay: list[str]) -> list[str]:
+    return [w for w in words if not any(terms_match(w, h) for h in hay)]
 
 
 def _in(pos: int, modal: Modal) -> bool:
