@@ -36,7 +36,6 @@ from workers.stages.durations import same_span
 from workers.stages.guises import paired_values
 from workers.stages.hedges import EXACT
 from workers.stages.slots import Slot, SlotKind, polarity
-from workers.stages.terms import Term
 
 __all__ = ["restated", "restated_all"]
 
@@ -79,7 +78,7 @@ def _same_span(read: Parsed, pair: Pair, ev: Parsed) -> tuple[int, int, str] | N
         return None
     if mine.figure.hedge.mode != "=" or other.figure.hedge.mode != "=":
         return None  # an end of a range ("2 to 3 weeks") would be respelled alone
-    a, b = _noun(read, mine), _noun(ev, other)
+    a, b = read.term_after(mine), ev.term_after(other)
     if (
         a is None
         or b is None
@@ -88,10 +87,6 @@ def _same_span(read: Parsed, pair: Pair, ev: Parsed) -> tuple[int, int, str] | N
     ):
         return None
     return (other.start, b.end, read.text[mine.start : a.end]) if _alike(read, mine, ev, other) else None
-
-
-def _noun(read: Parsed, slot: Slot) -> Term | None:
-    return next((t for t in read.terms if 0 < t.start - slot.end <= 2), None)
 
 
 def _respelled(pair: Pair, window: Sequence[Slot]) -> bool:

@@ -263,7 +263,6 @@ def frequency_conflicts(
     """The claim's frequency against another in the window's clause `segment` ("twice a year" against
     "quarterly", `stages.frequency`), fixed with the window's phrase; none where another conflict
     already fixes a word of the claim's phrase ("twice daily" against "once daily": `stages.swaps`)."""
-    fixes = [f for c in found for f in c.fixes]
     return [
         _fixed(
             f"frequency: {c.word!r} in claim, {c.other!r} in evidence",
@@ -273,7 +272,7 @@ def frequency_conflicts(
             strength=_MOVED,
         )
         for c in frequency_clashes(claim, ev, segment=segment)
-        if not any(f.start < c.end and c.start < f.end for f in fixes)
+        if not _fixed_over(found, c.start, c.end)
     ]
 
 
@@ -281,7 +280,6 @@ def period_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> li
     """The claim's amount of money for another period than the window's same amount ("£1,200 per
     year" against "the monthly rent is £1,200", `stages.periods`), fixed with the window's period in
     the claim's words; none where another conflict already fixes those words."""
-    fixes = [f for c in found for f in c.fixes]
     return [
         _fixed(
             f"period: {c.word!r} in claim, {c.other!r} in evidence",
@@ -289,7 +287,7 @@ def period_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> li
             strength=_MOVED,
         )
         for c in period_clashes(claim, ev)
-        if not any(f.start < c.end and c.start < f.end for f in fixes)
+        if not _fixed_over(found, c.start, c.end)
     ]
 
 
@@ -297,22 +295,20 @@ def modal_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> lis
     """The claim's "is required to", "may", "need not" said under another force of the same action in
     the window (`stages.modality`), where no conflict already fixes that word. Never fixed: the claim is
     flagged (`stages.decide`)."""
-    fixes = [f for c in found for f in c.fixes]
     return [
         Conflict(f"modality: {c.claim!r} in claim, {c.window!r} in evidence", _STRENGTH)
         for c in modal_clashes(claim.text, ev.text)
-        if not any(f.start < c.end and c.start < f.end for f in fixes)
+        if not _fixed_over(found, c.start, c.end)
     ]
 
 
 def crossed_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> list[Conflict]:
     """Two values of the claim the window gives to each other's things (`stages.crossed`): flagged,
     never fixed; none where a conflict already fixes them."""
-    fixes = [f for c in found for f in c.fixes]
     return [
         Conflict(f"crossed: {c.a.text} and {c.b.text} in claim, each the other's in evidence", _STRENGTH)
         for c in crossed_values(claim, ev)
-        if not any(f.start < s.end and s.start < f.end for f in fixes for s in (c.a, c.b))
+        if not any(_fixed_over(found, s.start, s.end) for s in (c.a, c.b))
     ]
 
 
@@ -341,6 +337,11 @@ def swap_conflicts(
         )
         for c in swap_clashes(claim, ev, segment=segment, fixed=fixed)
     ]
+
+
+def _fixed_over(found: Sequence[Conflict], start: int, end: int) -> bool:
+    """Whether a conflict of `found` already fixes words of the claim's `start`:`end`."""
+    return any(f.start < end and start < f.end for c in found for f in c.fixes)
 
 
 def _fixed(reason: str, fix: SlotFix | None, *, strength: float = _STRENGTH) -> Conflict:

@@ -175,8 +175,12 @@ class Parsed:
         return stem(verbs[-1].lower()) if verbs else None
 
     def noun_after(self, slot: Slot) -> str | None:
-        """The word right after a figure: what it counts ("1,200 patients")."""
-        return next((t.stem for t in self.terms if 0 < t.start - slot.end <= 2), None)
+        """The word right after a figure, stemmed: what it counts ("1,200 patients")."""
+        term = self.term_after(slot)
+        return term.stem if term else None
+
+    def term_after(self, slot: Slot) -> Term | None:
+        return next((t for t in self.terms if 0 < t.start - slot.end <= 2), None)
 
     def key_near(self, slot: Slot) -> Slot | None:
         """The date or name closest to `slot` in its clause: what a figure is a figure of. Its own part

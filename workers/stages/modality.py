@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from workers.stages._text import NUMBER_WORDS, sentence_around
+from workers.stages.align import covered
 from workers.stages.terms import content_terms, stem, terms_match
 
 __all__ = ["Force", "ModalClash", "forces", "modal_clashes", "said_alike"]
@@ -109,9 +110,20 @@ _AGREE = {
 _MIN_SHARED = 2 / 3
 _HALF = 0.5  # of the claim's subject words before the window's phrase
 _YOU = re.compile(r"\byou\b", re.IGNORECASE)
-_COUNTS = frozenset(NUMBER_WORDS)
-# Verbs that say little of what is done: "make any offer of settlement" is "offer a settlement".
-_LIGHT = frozenset({"make", "mak", "made", "do", "get", "give", "take", "have", "keep", "put"})
+# Counts, and verbs that say little of what is done ("make any offer of settlement" is "offer a
+# settlement"), are no thing an action is done to.
+_NO_OBJECT = frozenset(NUMBER_WORDS) | {
+    "make",
+    "mak",
+    "made",
+    "do",
+    "get",
+    "give",
+    "take",
+    "have",
+    "keep",
+    "put",
+}
 # A force the window's sentence limits to some cases or excepts some from ("can accept all cards except
 # American Express", "Only full-time employees can claim"): the claim may be about the other cases.
 _LIMITED = re.compile(
@@ -187,14 +199,9 @@ def _modals(text: str) -> Iterator[Modal]:
             continue  # "in May 2024", "May Day"
         i = int(next(k for k, v in m.groupdict().items() if v is not None)[1:])
         verb = _verb(text, m.end())
-        if verb is not None and not _CAN_BE.match(text, m.start()) and not _capped(text, m.end()):
+        # "can be used" is what is possible; "should take no more than 8 tablets" a limit, whatever the force
+        if verb is not None and not _CAN_BE.match(text, m.start()) and not _CAP.match(text, m.end()):
             yield Modal(_PHRASES[i][1], m.start(), m.end(), verb)
-
-
-def _capped(text: str, pos: int) -> bool:
-    """Whether the action after a phrase ending at `pos` is bounded ("should take no more than 8
-    tablets", "must not exceed"): a limit, whatever the force, says what may be done up to it."""
-    return _CAP.match(text, pos) is not None
 
 
 def _verb(text: str, pos: int) -> str | None:
@@ -226,14 +233,14 @@ def _about(claim: str, mine: Modal, window: str, theirs: Modal) -> bool:
     sentence = [t.stem for t in content_terms(window[lo:hi]) if not _in(t.start + lo, theirs)]
     subject = [t.stem for t in content_terms(claim[: mine.start])]
     rest = _words_after(claim, mine.end, len(claim))
-    if subject and _share(subject, before) < _HALF:
+    if subject and covered(subject, before) < _HALF:
         return False
     if not subject and before and not _YOU.search(window, lo, theirs.start):
         return False  # "You must give notice" is not said of "Your landlord" or "Witnesses"
     theirs_only = _missing(_words_after(window, theirs.end, hi), [t.stem for t in content_terms(claim)])
     if _missing(rest, sentence) and theirs_only:
         return False
-    return bool(rest) and _share(rest, sentence) >= _MIN_SHARED
+    return bool(rest) and covered(rest, sentence) >= _MIN_SHARED
 
 
 def _limits(text: str) -> frozenset[str]:
@@ -246,7 +253,7 @@ def _words_after(text: str, start: int, end: int) -> list[str]:
     return [
         t.stem
         for t in content_terms(text[start:end])
-        if not t.stem[:1].isdigit() and t.stem not in _COUNTS and t.stem not in _LIGHT
+        if not t.stem[:1].isdigit() and t.stem not in _NO_OBJECT
     ]
 
 
@@ -256,7 +263,3 @@ def _missing(words: list[str], hay: list[str]) -> list[str]:
 
 def _in(pos: int, modal: Modal) -> bool:
     return modal.start <= pos < modal.end
-
-
-def _share(words: list[str], hay: list[str]) -> float:
-    return sum(1 for w in words if any(terms_match(w, h) for h in hay)) / len(words)
