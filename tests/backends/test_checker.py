@@ -1513,3 +1513,25 @@ def test_a_not_of_another_clause_of_the_windows_sentence_still_lets_the_claims_n
     assert (
         _apply(claim, _judge(claim, "The fee is refundable and does not expire.")) == "The fee is refundable."
     )
+
+
+def test_a_not_about_employees_is_never_dropped_for_a_rule_about_employers() -> None:
+    # "employees" and "employers" were one word to the word reader ("employ" a prefix of "employer")
+    result = _judge(
+        "Employees do not have to pay the levy.", "Employers must pay the levy on their annual pay bill."
+    )
+    assert result.label is not Judgement.CONTRADICT
+    assert result.fixes == ()
+
+
+def test_an_item_given_to_the_other_party_outranks_a_window_that_leaves_it_out() -> None:
+    claim = "The buyer will cover stamp duty land tax, registration fees and the agent's commission."
+    result = _judge(
+        claim,
+        "The Seller shall bear all agent's commission and the cost of discharging any existing mortgage. "
+        "The Buyer shall pay the stamp duty land tax and registration fees.",
+        "The Buyer shall pay the stamp duty land tax and registration fees.",
+    )
+    assert result.label is Judgement.CONTRADICT
+    assert result.fixes == ()
+    assert "is the seller's in evidence, not the buyer's" in result.reason

@@ -468,3 +468,35 @@ def test_an_opposite_bound_a_value_conflict_fixes_is_still_fixed() -> None:
     assert result.label is Judgement.CONTRADICT
     assert "bound:" not in result.reason
     assert _apply(claim, result) == "Turnout was under 60% in 2020."
+
+
+def test_the_windows_many_often_and_typically_are_quantifiers_too() -> None:
+    claim = "Requests are always approved unless the role needs on-site presence."
+    result = _judge(claim, "Requests are typically approved unless the role requires on-site presence.")
+    assert _apply(claim, result) == "Requests are typically approved unless the role needs on-site presence."
+    claim = "Hot flushes happen to all women during menopause."
+    result = _judge(claim, "Many women experience hot flushes during menopause.")
+    assert _apply(claim, result) == "Hot flushes happen to many women during menopause."
+    # the same grade in other words is no conflict
+    same = _judge("Requests are usually approved.", "Requests are typically approved.")
+    assert same.label is not Judgement.CONTRADICT
+
+
+def test_anyone_against_some_is_flagged_never_written_over() -> None:
+    result = _judge(
+        "Anyone with kidney disease will need a lower dose of gabapentin.",
+        "Some people with kidney disease may need a lower dose of gabapentin.",
+    )
+    assert result.label is Judgement.CONTRADICT
+    assert result.fixes == ()
+    assert "pronoun" in result.reason
+
+
+def test_a_group_said_whole_is_flagged_never_fixed() -> None:
+    result = _judge(
+        "Our fixed-rate mortgages come with a free standard valuation.",
+        "Some of our fixed-rate mortgages come with a free standard valuation.",
+    )
+    assert result.label is Judgement.CONTRADICT
+    assert result.fixes == ()
+    assert "group: evidence says 'Some of our'" in result.reason

@@ -275,6 +275,22 @@ def test_a_quantifier_is_read_with_its_intensifier_and_not_after_not() -> None:
     assert quantifiers("Too few patients enrolled to assess efficacy.") == []
 
 
+def test_many_often_and_typically_are_quantifiers_but_not_where_they_ask_or_compare() -> None:
+    assert [(s.value, s.text) for s in quantifiers("Many patients are typically seen often.")] == [
+        ("existential", "Many"),
+        ("majority", "typically"),
+        ("existential", "often"),
+    ]
+    assert [s.value for s in quantifiers("Anyone can apply.")] == ["universal"]
+    for text in [
+        "As many as 300 people came.",
+        "How often should I take it?",
+        "Not many came.",
+        "It is many times higher.",
+    ]:
+        assert quantifiers(text) == [], text
+
+
 def test_two_bounds_of_one_direction_are_read_exactly_two_categories_not_one_value() -> None:
     assert not values_match(_figure("children under 2"), _figure("children under 6"))
     assert not left_open(_figure("children under 2"), _figure("children under 6"))

@@ -178,3 +178,25 @@ def test_a_period_word_after_the_amount_before_other_words_stays_an_adverb() -> 
     window = "The card has a fee of £60 a year."
     [clash] = period_clashes(Parsed.of("The card has a fee of £60 monthly since 2020."), Parsed.of(window))
     assert clash.fix == "annually"
+
+
+def test_a_rate_in_percent_for_another_period_is_a_clash() -> None:
+    [clash] = period_clashes(
+        Parsed.of("The platform fee is 0.25% a year, charged monthly."),
+        Parsed.of("The platform fee is 0.25% per month."),
+    )
+    assert (clash.word, clash.fix) == ("a year", "a month")
+    assert (
+        period_clashes(
+            Parsed.of("Prices rose 3% a year over the decade."),
+            Parsed.of("Prices rose 3% annually over the decade."),
+        )
+        == []
+    )
+
+
+def test_a_period_before_on_is_read_unless_it_says_a_time() -> None:
+    assert period_after("10 mg once a day on an empty stomach.", 5) is not None
+    assert period_after("£5 a month on unpaid balances.", 2) is not None
+    for text in ["£5 a month on, the price rose.", "£5 a week on Tuesday.", "£5 a month on from March."]:
+        assert period_after(text, 2) is None, text

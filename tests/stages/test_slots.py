@@ -238,6 +238,13 @@ def test_content_terms_drop_stopwords_and_stem() -> None:
     assert not terms_match("19", "1991")
 
 
+def test_terms_of_a_role_done_to_are_not_the_doer() -> None:
+    assert not terms_match(stem("employees"), stem("employers"))
+    assert not terms_match(stem("payee"), stem("payer"))
+    assert terms_match(stem("employees"), stem("employee"))
+    assert terms_match(stem("guarantee"), stem("guaranteed"))
+
+
 def test_a_hyphenated_unit_is_a_unit() -> None:
     slot = _one("It has a 2.4-metre mirror.", SlotKind.FIGURE)
     assert slot.text == "2.4-metre"

@@ -52,12 +52,14 @@ from workers.backends.shapes import (
     crossed_conflicts,
     denial_conflicts,
     direction_conflicts,
+    duty_conflicts,
     exception_conflicts,
     fixed_starts,
     frequency_conflicts,
     modal_conflicts,
     nationality_conflicts,
     outcome_conflicts,
+    overgeneral_conflicts,
     period_conflicts,
     rank_conflicts,
     role_conflicts,
@@ -250,6 +252,7 @@ class OfflineChecker:
             found += crossed_conflicts(claim, ev, found)
             unfixable = outcome_conflicts(claim, ev, segment) + condition_conflicts(claim, ev, segment)
             unfixable += exception_conflicts(claim, ev, segment) + modal_conflicts(claim, ev, found)
+            unfixable += overgeneral_conflicts(claim, ev, found) + duty_conflicts(claim, ev, found)
             fixes = [f for c in found for f in c.fixes]
             unfixable += bound_conflicts(claim, ev, pairs, fixes=fixes, min_context=self._min_context)
             # a window that reports the opposite decision or a condition the claim drops, a movement no

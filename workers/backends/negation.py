@@ -43,8 +43,24 @@ __all__ = [
 # Quantifiers by strength; "every" and "each" take a singular noun.
 _GRADE = {"existential": 0, "majority": 1, "universal": 2}
 _GRADED = frozenset(_GRADE)
-_ADVERBS = frozenset({"always", "usually", "mostly", "sometimes"})
+_ADVERBS = frozenset(
+    {
+        "always",
+        "usually",
+        "mostly",
+        "sometimes",
+        "typically",
+        "generally",
+        "normally",
+        "often",
+        "frequently",
+        "commonly",
+    }
+)
 _ONE = frozenset({"every", "each"})
+# "Anyone with kidney disease" against "Some people with kidney disease": a pronoun is no determiner,
+# so neither is written over the other ("Some with kidney disease").
+_PRONOUNS = frozenset({"anyone", "anybody", "everyone", "everybody"})
 _CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
 # The first "any" word after a negation, before any punctuation; "any longer", "any more" and "anymore"
 # speak of time or amount, and "any faster" compares: no "some" says what their positive does.
@@ -308,6 +324,9 @@ def quantifier_conflicts(
     if _weaker(claim, slot, other):
         why = f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: weaker, not stated as such"
         return [Conflict(why, 0.0, unstated=True)]
+    if slot.text.lower() in _PRONOUNS or other.text.lower() in _PRONOUNS:
+        why = f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: a pronoun, not written over"
+        return [Conflict(why, 0.6)]
     if (slot.text.lower() in _ONE) != (other.text.lower() in _ONE):
         # "every result is reviewed" is not made "most result is reviewed": the noun's number would change
         why = (

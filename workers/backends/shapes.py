@@ -31,8 +31,10 @@ from workers.stages.align import Pair, Parsed, covered
 from workers.stages.conditions import charge_clashes
 from workers.stages.crossed import crossed_values
 from workers.stages.directions import direction_clashes
+from workers.stages.duties import moved_duties
 from workers.stages.exceptions import excepted, qualified
 from workers.stages.frequency import frequency_clashes
+from workers.stages.generic import overgeneral
 from workers.stages.hedges import EXACT
 from workers.stages.modality import modal_clashes
 from workers.stages.nationality import nationality_clashes
@@ -52,12 +54,14 @@ __all__ = [
     "condition_conflicts",
     "denial_conflicts",
     "direction_conflicts",
+    "duty_conflicts",
     "exception_conflicts",
     "fixed_starts",
     "frequency_conflicts",
     "modal_conflicts",
     "nationality_conflicts",
     "outcome_conflicts",
+    "overgeneral_conflicts",
     "period_conflicts",
     "rank_conflicts",
     "role_conflicts",
@@ -299,6 +303,29 @@ def modal_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> lis
         Conflict(f"modality: {c.claim!r} in claim, {c.window!r} in evidence", _STRENGTH)
         for c in modal_clashes(claim.text, ev.text)
         if not _fixed_over(found, c.start, c.end)
+    ]
+
+
+def overgeneral_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> list[Conflict]:
+    """The claim's opening group said whole where the window's sentence says "some", "many" or "most"
+    of it (`stages.generic`), where no conflict already fixes those words: flagged, never fixed."""
+    return [
+        Conflict(f"group: evidence says {g.part!r} of it", _STRENGTH)
+        for g in overgeneral(claim.text, ev.text)
+        if not _fixed_over(found, g.start, g.end)
+    ]
+
+
+def duty_conflicts(claim: Parsed, ev: Parsed, found: Sequence[Conflict]) -> list[Conflict]:
+    """An item the claim gives one party ("the buyer") that the window gives the other
+    (`stages.duties`), where no conflict already fixes its words: flagged, never fixed; it outranks
+    another window's support that leaves the item out ("The Buyer shall pay the fees")."""
+    return [
+        Conflict(
+            f"party: {d.item!r} is the {d.other}'s in evidence, not the {d.party}'s", _STRENGTH, excludes=True
+        )
+        for d in moved_duties(claim.text, ev.text)
+        if not _fixed_over(found, d.start, d.end)
     ]
 
 

@@ -43,9 +43,11 @@ __all__ = [
 # "per year of service" (a ratio).
 _AFTER = re.compile(
     r"\s*(?:once\s+)?(?:(?P<prep>a|an|per|each|every)\s+"
-    # not "a year of service" (a ratio), "a year ago", "a week before the rash" (a time)
+    # not "a year of service" (a ratio), "a year ago", "a week before the rash", "a month on, ..." (a
+    # time); "1.5% a month on unpaid balances", "once a day on an empty stomach" are periods
     r"(?P<unit>hour|day|week|fortnight|(?:calendar\s+)?month|quarter|year|annum)\b"
-    r"(?!\s+(?:of|ago|earlier|later|before|after|previously|prior|since|on|from|into)\b)"
+    r"(?!\s+(?:of|ago|earlier|later|before|after|previously|prior|since|from|into)\b)"
+    r"(?!\s+on\b(?:\s*[,.;:]|\s+from\b|\s+(?-i:[A-Z])))"
     r"|(?P<adverb>hourly|daily|weekly|fortnightly|monthly|quarterly|annually|yearly)\b(?!-)"
     # "p.a." keeps a sentence's full stop: "£40,000 p.a." ends its sentence
     r"|(?P<short>p\.a\.(?=\s+[a-z(])|p\.a\b|pa\b|pcm\b|pw\b))",

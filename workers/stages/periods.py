@@ -87,7 +87,7 @@ _NOUN_NEXT = re.compile(
 # How far back a period word may open the amount's noun phrase: five words and an article.
 _LOOK_BACK = 90
 _HOW_CLOSE = 0.5  # share of the claim's other words the window's clause holds
-_FAMILIES = frozenset({"currency", "mass", "volume"})
+_FAMILIES = frozenset({"currency", "mass", "volume", "percent"})
 
 
 @dataclass(frozen=True, slots=True)

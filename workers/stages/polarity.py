@@ -31,8 +31,15 @@ _NOT_ONLY = re.compile(
 # negation's (`backends.negation` reads "not all" as a doubt), never a quantifier a fix could make
 # "Not Most" or "does not work in most".
 _NOT_ALL = re.compile(
-    rf"(?:\b(?:not|never|no|nobody|neither)|(?<=\w)n['’]t){FEW_WORDS}\s+(?:all|every|always)\b",
+    rf"(?:\b(?:not|never|no|nobody|neither)|(?<=\w)n['’]t){FEW_WORDS}\s+(?:all|every|always|anyone|anybody"
+    r"|everyone|everybody|many|often|typically|generally|normally|frequently|commonly)\b",
     re.IGNORECASE,
+)
+# "as many as 300" hedges a figure (`stages.hedges`), "how many", "so many ... that", "too many" ask or
+# say what followed, "many more", "many times higher" compare, "how often", "as often as" ask or compare:
+# no quantifier a fix could write or copy.
+_NOT_GRADED = re.compile(
+    r"\b(?:as|how|so|too)\s+(?:many|often)\b|\bmany\s+(?:more|times)\b|\bmore\s+often\b", re.IGNORECASE
 )
 # "very few" is one quantifier: a fix writes it whole ("Most", never "Very Most"). "so few ... that"
 # and "too few ... to" say what followed: no quantifier a fix could write or copy. A "so" that joins
@@ -41,9 +48,13 @@ _INTENSIFIER = re.compile(r"\b(?:very|extremely|relatively|comparatively|fairly)
 _NEAR = 24  # the longest of these words with its space, and a look behind them
 _SO_FEW = re.compile(r"(?<![,;]\s)(?<!\band\s)(?<!\bbut\s)\b(?:so|too)\s+\Z", re.IGNORECASE)
 _QUANTIFIERS = {
-    **dict.fromkeys(["all", "every", "each", "always"], "universal"),
-    **dict.fromkeys(["most", "usually", "mostly"], "majority"),
-    **dict.fromkeys(["some", "several", "sometimes", "few"], "existential"),
+    **dict.fromkeys(
+        ["all", "every", "each", "always", "anyone", "anybody", "everyone", "everybody"], "universal"
+    ),
+    **dict.fromkeys(["most", "usually", "mostly", "typically", "generally", "normally"], "majority"),
+    **dict.fromkeys(
+        ["some", "several", "sometimes", "few", "many", "often", "frequently", "commonly"], "existential"
+    ),
     **dict.fromkeys(["none", "nobody", "nothing", "neither"], "zero"),
     "only": "exclusive",
 }
@@ -69,7 +80,11 @@ def negations(text: str) -> list[Slot]:
 
 
 def quantifiers(text: str) -> list[Slot]:
-    skip = [range(m.start(), m.end()) for m in (*_NOT_ONLY.finditer(text), *_NOT_ALL.finditer(text))]
+    skip = [
+        range(m.start(), m.end())
+        for pattern in (_NOT_ONLY, _NOT_ALL, _NOT_GRADED)
+        for m in pattern.finditer(text)
+    ]
     return [
         _quantifier(text, m)
         for m in _QUANTIFIER.finditer(text)

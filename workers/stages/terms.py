@@ -57,10 +57,14 @@ def stems_before(terms: Sequence[Term], pos: int, *, n: int = 2, lo: int = 0) ->
     return [t.stem for t in terms if lo <= t.start and t.end <= pos][-n:]
 
 
+# "employees" keeps its "ee" ("employe", as "employee"): never the "employ" of "employer".
+_SUFFIXES = (("ies", "y"), ("sses", "ss"), ("ees", "ee"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""))
+
+
 def stem(word: str) -> str:
     """A light suffix stripper: enough to make "approved", "approves" and "approve" one term."""
     w = word.lower()
-    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+    for suffix, keep in _SUFFIXES:
         if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us", "is")):
             w = w[: len(w) - len(suffix)] + keep
             break
@@ -68,8 +72,13 @@ def stem(word: str) -> str:
 
 
 def terms_match(a: str, b: str) -> bool:
-    """Stems match when equal or one is a prefix (four letters or more) of the other: head ~ headquarter."""
+    """Stems match when equal or one is a prefix (four letters or more) of the other: head ~ headquarter,
+    but never employee ~ employer."""
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)
-    return len(short) >= 4 and long_.startswith(short) and not short.isdigit()
+    if len(short) < 4 or not long_.startswith(short) or short.isdigit():
+        return False
+    # "employe" (employee's stem) is no prefix of "employer", nor "paye" of "payer": the one a thing
+    # is done to and the one who does it, never one word.
+    return not (short[-1] == "e" and short[-2] not in "aeiou" and long_[len(short)] == "r")

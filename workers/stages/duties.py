@@ -1,0 +1,172 @@
+"""Which party does what: an item the claim gives one party that the window gives the other. Pure.
+
+"The buyer will cover stamp duty land tax, registration fees and the agent's commission" against
+"The Seller shall bear all agent's commission and the cost of discharging any existing mortgage. The
+Buyer shall pay the stamp duty land tax and registration fees": every word of the claim is in the
+window and the model reads support, yet the claim moves a cost from the seller to the buyer. Who
+pays, repairs, insures or notifies is the point of a contract, a tenancy or a policy.
+
+Read narrowly, so that a correct answer in other words is never flagged:
+
+- a party is one of a pair that excludes the other ("buyer" and "seller", "landlord" and "tenant",
+  "lender" and "borrower", "insurer" and "policyholder" ...), as the subject of its clause: at the
+  start of a sentence or after ", while", "whereas", "and", "but" or ";" (an article between), and
+  followed by a verb or modal, never a possessive ("the seller's solicitor") nor an object ("shall
+  reimburse the Buyer for ...");
+- a party's clause runs to the next party that is a subject, or its clause's end (a full stop, a
+  semicolon, ", and", ", while", "whereas" ...), and is read in items: the parts between commas and
+  "and"/"or";
+- an item of the claim's party is the window's other party's where two or more of its content words
+  (those the window has at all) are all in a clause of the other party, no sentence of the claim's
+  party says half of them ("check renal and thyroid function" may be "thyroid tests" in other
+  words), and neither clause names the other party but as an owner ("the seller's premises") or
+  holds a "not".
+
+Flagged, never fixed: moving an item between parties changes two clauses.
+
+Usage::
+
+    [d] = moved_duties("The buyer pays the agent's commission.",
+                       "The Seller shall bear the agent's commission. The Buyer shall pay the fees.")
+    d.party, d.other, d.item    # "buyer", "seller", "the agent's commission"
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from workers.stages.polarity import negations
+from workers.stages.terms import content_terms, stem
+
+__all__ = ["MovedDuty", "moved_duties"]
+
+
+@dataclass(frozen=True, slots=True)
+class MovedDuty:
+    """The claim's `item` (`start`, `end` in the claim), said of `party`, the window's `other`'s."""
+
+    party: str
+    other: str
+    item: str
+    start: int
+    end: int
+
+
+_PAIRS = (
+    ("buyer", "seller"),
+    ("purchaser", "vendor"),
+    ("landlord", "tenant"),
+    ("lessor", "lessee"),
+    ("employer", "employee"),
+    ("lender", "borrower"),
+    ("creditor", "debtor"),
+    ("insurer", "policyholder"),
+    ("licensor", "licensee"),
+    ("claimant", "defendant"),
+    ("plaintiff", "defendant"),
+    ("contractor", "client"),
+    ("specialist", "gp"),
+)
+_OTHERS: dict[str, set[str]] = {}
+for _a, _b in _PAIRS:
+    _OTHERS.setdefault(_a, set()).add(_b)
+    _OTHERS.setdefault(_b, set()).add(_a)
+_PARTY = "|".join(sorted(_OTHERS, key=len, reverse=True))
+# A party opening its clause, then a verb or a modal (an adverb between): "The Seller shall bear".
+_SUBJECT = re.compile(
+    r"(?:^|(?<=[.;!?]\s)|(?<=,\s)|(?<=\bwhile\s)|(?<=\bwhereas\s)|(?<=\band\s)|(?<=\bbut\s))"
+    rf"(?:(?:the|a|an|each|any|every|your|our|their|its)\s+)?(?P<party>{_PARTY})s?\b(?!['’])"
+    r"(?=\s+(?:\w+ly\s+)?(?:shall|will|must|may|can|should|is|are|has|have|pays?|bears?|covers?|meets?"
+    r"|provides?|owes?|takes?|gets?|keeps?|remains?|becomes?|\w+s)\b)",
+    re.IGNORECASE,
+)
+# Where a party's clause ends: its sentence's end, or a clause of another subject ("..., while packaging
+# is at the seller's cost"; an Oxford comma's "and" ends it too, the price of never reading past one).
+_CLAUSE_END = re.compile(
+    r"[.;!?](?=\s|\Z)|,\s+(?:and|but|while|whereas|whilst|although|though|which|who)\b"
+    r"|\s+(?:while|whereas|whilst)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.;!?](?=\s|\Z)")
+_ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+", re.IGNORECASE)
+_LEAST = 2  # content words an item needs to be told from another
+
+
+@dataclass(frozen=True, slots=True)
+class _Clause:
+    """A party's clause (`start`, `end`) and how far its sentence goes before another party (`stop`)."""
+
+    party: str
+    start: int
+    end: int
+    stop: int
+
+
+def moved_duties(claim: str, window: str) -> list[MovedDuty]:
+    """The claim's items the window gives its party's counterpart and never its party."""
+    theirs = _clauses(window)
+    moved = []
+    for mine in _clauses(claim):
+        others = _OTHERS[mine.party]
+        if any(_names(claim, mine, o) for o in others) or negations(claim[mine.start : mine.end]):
+            continue
+        own = [c for c in theirs if c.party == mine.party]
+        given = [c for c in theirs if c.party in others and not _names(window, c, mine.party)]
+        given = [c for c in given if not negations(window[c.start : c.end])]
+        for lo, hi in _items(claim, mine):
+            words = _words(claim[lo:hi], window, mine.party)
+            if len(words) < _LEAST or any(_shares(window, c, words) for c in own):
+                continue
+            holder = next((c for c in given if _holds(window, c, words)), None)
+            if holder is not None:
+                moved.append(MovedDuty(mine.party, holder.party, claim[lo:hi].strip(), lo, hi))
+    return moved
+
+
+def _clauses(text: str) -> list[_Clause]:
+    """Each party that is a subject, with its clause and the rest of its sentence up to the next one."""
+    found = list(_SUBJECT.finditer(text))
+    clauses = []
+    for i, m in enumerate(found):
+        cut = _CLAUSE_END.search(text, m.end())
+        full = _SENTENCE_END.search(text, m.end())
+        stop = full.start() if full else len(text)
+        if i + 1 < len(found):
+            stop = min(stop, found[i + 1].start())
+        end = min(cut.start() if cut else len(text), stop)
+        clauses.append(_Clause(m.group("party").lower(), m.start(), end, stop))
+    return clauses
+
+
+def _items(text: str, clause: _Clause) -> list[tuple[int, int]]:
+    """The clause's parts between commas and "and"/"or", as spans of `text`."""
+    spans, start = [], clause.start
+    for m in _ITEM_SPLIT.finditer(text, clause.start, clause.end):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, clause.end))
+    return [(lo, hi) for lo, hi in spans if text[lo:hi].strip()]
+
+
+def _words(item: str, window: str, party: str) -> set[str]:
+    """The item's content words the window has at all, its party's name aside."""
+    said = {t.stem for t in content_terms(window)}
+    return {t.stem for t in content_terms(item) if t.stem in said and t.stem != stem(party)}
+
+
+def _holds(text: str, clause: _Clause, words: set[str]) -> bool:
+    return words <= {t.stem for t in content_terms(text[clause.start : clause.end])}
+
+
+def _shares(text: str, clause: _Clause, words: set[str]) -> bool:
+    """Whether the party's own sentence says half the item's words: "check renal and thyroid function"
+    for "thyroid tests" may be its item in other words."""
+    said = {t.stem for t in content_terms(text[clause.start : clause.stop])}
+    return len(words & said) * 2 >= len(words)
+
+
+def _names(text: str, clause: _Clause, party: str) -> bool:
+    """Whether the clause names `party` other than as an owner ("the lender's valuation")."""
+    found = re.search(rf"\b{party}s?\b(?!['’])", text[clause.start : clause.end], re.IGNORECASE)
+    return found is not None
