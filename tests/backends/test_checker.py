@@ -1535,3 +1535,116 @@ def test_an_item_given_to_the_other_party_outranks_a_window_that_leaves_it_out()
     assert result.label is Judgement.CONTRADICT
     assert result.fixes == ()
     assert "is the seller's in evidence, not the buyer's" in result.reason
+
+
+def test_a_denial_said_as_x_free_or_lacks_is_no_negation_to_fix() -> None:
+    result = _judge(
+        "You get three penalty-free withdrawals each calendar year.",
+        "Customers may make up to three withdrawals per calendar year without penalty.",
+    )
+    assert result.label is not Judgement.CONTRADICT and "claim says 'penalty-free'" in result.reason
+    result = _judge(
+        "The LPA can only be used once the donor no longer has the mental capacity to decide.",
+        "The lasting power of attorney can only be used once the donor lacks mental capacity to decide.",
+    )
+    assert result.label is not Judgement.CONTRADICT and result.fixes == ()
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        ("The buyer receives the keys on completion.", "The Seller shall hand over the keys on completion."),
+        (
+            "The policyholder is covered for accidental damage to the home.",
+            "The Insurer will cover accidental damage to the home.",
+        ),
+        (
+            "The tenant gets a copy of the gas safety certificate at the start of the tenancy.",
+            "The Landlord shall provide a copy of the gas safety certificate at the start of the tenancy.",
+        ),
+        (
+            "The employee is paid monthly in arrears by bank transfer.",
+            "The Employer shall pay the salary monthly in arrears by bank transfer.",
+        ),
+        (
+            "The landlord collects the rent monthly in advance.",
+            "The Tenant shall pay the rent monthly in advance.",
+        ),
+        (
+            "Landlords can take a holding deposit of up to one week's rent.",
+            "The Tenant Fees Act 2019 caps holding deposits at one week's rent.",
+        ),
+        (
+            "Tenant deposits are protected in a government-approved scheme within 30 days.",
+            "The Landlord shall protect the deposit in a government-approved scheme within 30 days.",
+        ),
+        (
+            "Employee benefits include private medical insurance and a company car.",
+            "The Employer provides benefits including private medical insurance and a company car.",
+        ),
+        (
+            "The landlord keeps a copy of the inventory.",
+            "The Landlord and the Tenant shall each keep a copy of the inventory.",
+        ),
+        (
+            "The buyer pays its own solicitor's fees.",
+            "The Seller shall pay its own solicitor's fees. "
+            "The Buyer's solicitor's fees are payable by the Buyer.",
+        ),
+        (
+            "Women can experience hot flushes during menopause.",
+            "Many women experience hot flushes during menopause.",
+        ),
+        ("Patients may be able to go home the same day.", "Most patients can go home the same day."),
+        (
+            "Common side effects include headache and nausea.",
+            "Most common side effects include headache and nausea.",
+        ),
+        (
+            "Foods like grapefruit can affect how the medicine works.",
+            "Some foods, like grapefruit, can affect how the medicine works.",
+        ),
+        ("Conditions apply to refunds.", "Certain conditions apply to refunds."),
+        (
+            "Patients are discharged within 48 hours.",
+            "Most patients go home the same day, and all patients are discharged within 48 hours.",
+        ),
+        (
+            "Our branches are open on weekdays.",
+            "Many of our branches are open on Saturdays. All of our branches are open on weekdays.",
+        ),
+        ("The rate on the Monthly Saver is 5%.", "The Monthly Saver pays 5% a year, fixed for 12 months."),
+        (
+            "The monthly interest option pays 4.45% a year.",
+            "The monthly interest option is 4.45% AER, fixed until 2026.",
+        ),
+        (
+            "Tell your doctor if anyone in your family has had heart problems.",
+            "Tell your doctor if some members of your family have had heart problems.",
+        ),
+        (
+            "You should never share your PIN with anyone, because some fraudsters pose as bank staff.",
+            "Keep your PIN secret and never share it with others, "
+            "because some fraudsters pose as bank staff.",
+        ),
+        (
+            "If your liver is working normally, you can often take the standard dose.",
+            "People with mild liver problems can often take the standard dose.",
+        ),
+        (
+            "Payments are generally made on the first working day of the month.",
+            "Payments are always made on the first working day of the month.",
+        ),
+        ("Symptoms often improve within a week.", "Symptoms usually improve within a week."),
+    ],
+)
+def test_correct_claims_a_review_found_flagged_by_the_group_party_and_quantifier_readers(
+    claim: str, window: str
+) -> None:
+    # what it receives is no duty ("receives the keys"), a compound is no party ("Employee benefits"),
+    # a joint or passive duty is its own; a hedged claim or examples say no more than a part; "Most
+    # common" is a superlative; a rate's period is read only after it; "anyone" after "if" is no
+    # "all"; a weaker hedge in other words is no flag
+    result = _judge(claim, window)
+    assert result.label is not Judgement.CONTRADICT, result.reason
+    assert result.label is not Judgement.INSUFFICIENT or "quantifier" not in result.reason

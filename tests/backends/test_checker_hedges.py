@@ -500,3 +500,12 @@ def test_a_group_said_whole_is_flagged_never_fixed() -> None:
     assert result.label is Judgement.CONTRADICT
     assert result.fixes == ()
     assert "group: evidence says 'Some of our'" in result.reason
+
+
+def test_where_something_went_up_to_is_no_bound_the_other_way_round() -> None:
+    result = _judge(
+        "The minimum age goes up to 57 from 6 April 2028.", "From 6 April 2028, the minimum age rises to 57."
+    )
+    assert result.label is not Judgement.CONTRADICT
+    bound = _judge("Adults can take up to 4 g a day.", "Adults must take at least 4 g a day.")
+    assert bound.label is Judgement.CONTRADICT and "bound" in bound.reason

@@ -77,3 +77,10 @@ def test_an_object_or_an_owner_is_no_party_that_is_a_subject() -> None:
         "The Seller shall reimburse the Buyer for the survey fee. The Seller's solicitor holds the deposit."
     )
     assert moved_duties("The buyer pays the survey fee.", window) == []
+
+
+def test_a_figures_comma_does_not_split_an_item() -> None:
+    [moved] = moved_duties(
+        "The borrower pays a £1,995 broker fee.", "The Lender shall pay a broker fee of £1,995 on completion."
+    )
+    assert moved.item == "The borrower pays a £1,995 broker fee"

@@ -51,7 +51,6 @@ _ADVERBS = frozenset(
         "sometimes",
         "typically",
         "generally",
-        "normally",
         "often",
         "frequently",
         "commonly",
@@ -61,6 +60,9 @@ _ONE = frozenset({"every", "each"})
 # "Anyone with kidney disease" against "Some people with kidney disease": a pronoun is no determiner,
 # so neither is written over the other ("Some with kidney disease").
 _PRONOUNS = frozenset({"anyone", "anybody", "everyone", "everybody"})
+# Quantifiers an answer hedges with in other words: weaker than the window's is no flag ("generally"
+# for "always", "often" for "usually").
+_HEDGES = frozenset({"many", "often", "frequently", "commonly", "typically", "generally"})
 _CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
 # The first "any" word after a negation, before any punctuation; "any longer", "any more" and "anymore"
 # speak of time or amount, and "any faster" compares: no "some" says what their positive does.
@@ -135,6 +137,9 @@ def polarity_conflicts(
         named = _names_subject(claim, ev.text[segment[0] : segment[1]])
         fixes = negation_fix(claim.text, mine[0]) if len(mine) == 1 and named else ()
         return [Conflict(f"negation: claim says {mine[0].text!r}, evidence does not", 0.7, fixes)]
+    if free := _free_of(ev, theirs[0], claim, segment):
+        # "three penalty-free withdrawals" against "three withdrawals per year without penalty"
+        return [Conflict(f"negation {theirs[0].text!r}: the claim says {free!r}", 0.0, doubt=True)]
     return [Conflict(f"negation: evidence says {theirs[0].text!r}, claim does not", 0.7)]
 
 
@@ -168,29 +173,36 @@ def _own_not(ev: Parsed, slot: Slot, segment: tuple[int, int]) -> bool:
 
 
 # A "not" that bounds a figure ("never less than four weeks", "not more than 10%": a minimum, a maximum),
-# and a window that denies in other words ("a landlord who fails to comply"): dropping the claim's "not"
-# would say the opposite of both.
+# and a window that denies in other words ("a landlord who fails to comply", "once the donor lacks
+# capacity", "is unable to work"): dropping the claim's "not" would say the opposite of both.
 _BOUND_AFTER = re.compile(
     r"\s+(?:(?:less|more|fewer|greater|lower|higher|longer|shorter)\s+than|below|above|over|under|exceed)\b",
     re.IGNORECASE,
 )
-_FAILING = re.compile(r"\bfail(?:s|ed|ing)?\s+to\b|\bfailure\s+to\b", re.IGNORECASE)
+_FAILING = re.compile(
+    r"\bfail(?:s|ed|ing)?\s+to\b|\bfailure\s+to\b|\black(?:s|ed|ing)?\b|\bunable\s+to\b", re.IGNORECASE
+)
 
 # "interest-free", "tax-free", "penalty-free": a word that denies its first part.
 _FREE = re.compile(r"\b([A-Za-z]+)-free\b", re.IGNORECASE)
 _FREE_SAYS = 0.5  # share of the claim's words the "X-free" sentence holds
 
 
-def _free_of(claim: Parsed, negation: Slot, ev: Parsed) -> str | None:
-    """The window's "X-free" where X is a word the claim's "not" governs, in a sentence that holds half
-    the claim's other words: "You won't be charged interest on the first £250 of your overdraft" is
-    what "The first £250 of your overdraft is interest-free" says, though the sentence before it says
-    "We charge interest": no "not" to drop. "Balance transfers are interest-free" says nothing of "The
-    card does not charge interest on purchases"."""
-    governed = _scope(claim, negation, (0, len(claim.text)))
-    for m in _FREE.finditer(ev.text):
+def _free_of(
+    denier: Parsed, negation: Slot, other: Parsed, span: tuple[int, int] | None = None
+) -> str | None:
+    """The other text's "X-free" where X is a word the `negation` of `denier` (in `span`, its whole
+    text by default) governs, in a sentence that holds half the denier's other words: "You won't be
+    charged interest on the first £250 of your overdraft" is what "The first £250 of your overdraft
+    is interest-free" says, though the sentence before it says "We charge interest": no "not" to
+    drop; nor is "three penalty-free withdrawals" denied by "three withdrawals without penalty".
+    "Balance transfers are interest-free" says nothing of "The card does not charge interest on
+    purchases"."""
+    governed = _scope(denier, negation, span or (0, len(denier.text)))
+    context = denier.context() if span is None else stems(denier, span)
+    for m in _FREE.finditer(other.text):
         denied = any(terms_match(stem(m.group(1).lower()), g) for g in governed)
-        if denied and covered(claim.context(), stems(ev, ev.segment_of(m.start()))) >= _FREE_SAYS:
+        if denied and covered(context, stems(other, other.segment_of(m.start()))) >= _FREE_SAYS:
             return m.group(0)
     return None
 
@@ -321,6 +333,8 @@ def quantifier_conflicts(
     if not mine or not theirs or {s.value for s in theirs} & {mine[0].value}:
         return []
     slot, other = mine[0], theirs[0]
+    if _weaker(claim, slot, other) and {_last(slot), _last(other)} & _HEDGES:
+        return []  # "Symptoms often improve" for "usually improve": a hedge in other words, not a claim
     if _weaker(claim, slot, other):
         why = f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: weaker, not stated as such"
         return [Conflict(why, 0.0, unstated=True)]
@@ -335,6 +349,10 @@ def quantifier_conflicts(
         return [Conflict(why, 0.0, unstated=True)]
     fix = SlotFix(start=slot.start, end=slot.end, wrong=slot.text, right=render_like(slot, other))
     return [Conflict(f"quantifier {slot.text!r} in claim, {other.text!r} in evidence", 0.6, (fix,))]
+
+
+def _last(slot: Slot) -> str:
+    return slot.text.split()[-1].lower()
 
 
 def _adverb(slot: Slot) -> bool:

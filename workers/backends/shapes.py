@@ -126,7 +126,18 @@ def bound_conflicts(
         and p.context >= min_context
         and _opposite_bounds(p.slot, p.other)
         and not _other_group(claim, ev, p.slot, p.other.start)
+        and not _went_to(claim.text, p.slot)
     ]
+
+
+# "goes up to 57", "went up to $45": where something went, as likely as a bound.
+_WENT_UP_TO = re.compile(r"\b(?:go|goes|went|gone|going)\s+up\s+to\s+\Z", re.IGNORECASE)
+
+
+def _went_to(text: str, slot: Slot) -> bool:
+    """Whether the claim's figure follows "goes up to" ("the minimum age goes up to 57" against "the
+    minimum age rises to 57"): no bound to read the other way round."""
+    return _WENT_UP_TO.search(text, max(0, slot.start - 20), slot.start) is not None
 
 
 def _opposite_bounds(a: Slot, b: Slot) -> bool:

@@ -11,16 +11,19 @@ Read narrowly, so that a correct answer in other words is never flagged:
 - a party is one of a pair that excludes the other ("buyer" and "seller", "landlord" and "tenant",
   "lender" and "borrower", "insurer" and "policyholder" ...), as the subject of its clause: at the
   start of a sentence or after ", while", "whereas", "and", "but" or ";" (an article between), and
-  followed by a verb or modal, never a possessive ("the seller's solicitor") nor an object ("shall
-  reimburse the Buyer for ...");
+  followed by what it does for the other ("pays", "bears", "provides", "is responsible for", "shall
+  <verb>"), never what it receives ("receives", "gets", "is paid", "shall be covered"), never a
+  possessive ("the seller's solicitor"), a compound ("Employee benefits"), an object ("shall
+  reimburse the Buyer for ...") or one of a joint subject ("The Landlord and the Tenant shall each");
 - a party's clause runs to the next party that is a subject, or its clause's end (a full stop, a
-  semicolon, ", and", ", while", "whereas" ...), and is read in items: the parts between commas and
-  "and"/"or";
+  semicolon, ", and", ", while", "whereas" ...), and is read in items: the parts between commas
+  (not a figure's) and "and"/"or";
 - an item of the claim's party is the window's other party's where two or more of its content words
-  (those the window has at all) are all in a clause of the other party, no sentence of the claim's
-  party says half of them ("check renal and thyroid function" may be "thyroid tests" in other
-  words), and neither clause names the other party but as an owner ("the seller's premises") or
-  holds a "not".
+  (those the window has at all, the verbs of a duty aside: "pay", "bear", "cover" ...) are all in a
+  clause of the other party, no sentence that names the claim's party in any role says half of them
+  ("check renal and thyroid function" may be "thyroid tests" in other words; "payable by the Buyer"),
+  and neither clause names the other party but as an owner ("the lender's valuation") nor holds a
+  "not".
 
 Flagged, never fixed: moving an item between parties changes two clauses.
 
@@ -73,13 +76,50 @@ for _a, _b in _PAIRS:
     _OTHERS.setdefault(_a, set()).add(_b)
     _OTHERS.setdefault(_b, set()).add(_a)
 _PARTY = "|".join(sorted(_OTHERS, key=len, reverse=True))
-# A party opening its clause, then a verb or a modal (an adverb between): "The Seller shall bear".
+# What a party does for the other: pays, bears, provides ..., or a duty ("shall", "must", "is
+# responsible for"), never what it receives ("shall receive", "is paid", "is covered", "gets").
+_DOES = (
+    r"pays?|bears?|covers?|meets?|provides?|arranges?|prepares?|deals?\s+with|handles?|carries\s+out"
+    r"|settles?|discharges?|funds?|supplies|supply|maintains?|insures?|obtains?|submits?|serves?|notifies"
+    r"|notify|(?:is|are)\s+(?:responsible|liable)|(?:has|have|needs?)\s+to"
+)
+_RECEIVES = (
+    r"receive|get|collect|keep|retain|benefit|be\s+(?:paid|covered|entitled|given|reimbursed|refunded"
+    r"|compensated|notified|told|sent|provided|allowed|permitted)"
+)
+# A party opening its clause, then what it does: "The Seller shall bear", "the tenant pays".
 _SUBJECT = re.compile(
     r"(?:^|(?<=[.;!?]\s)|(?<=,\s)|(?<=\bwhile\s)|(?<=\bwhereas\s)|(?<=\band\s)|(?<=\bbut\s))"
     rf"(?:(?:the|a|an|each|any|every|your|our|their|its)\s+)?(?P<party>{_PARTY})s?\b(?!['’])"
-    r"(?=\s+(?:\w+ly\s+)?(?:shall|will|must|may|can|should|is|are|has|have|pays?|bears?|covers?|meets?"
-    r"|provides?|owes?|takes?|gets?|keeps?|remains?|becomes?|\w+s)\b)",
+    rf"(?=\s+(?:\w+ly\s+)?(?:{_DOES}|(?:shall|will|must|should)\s+(?:also\s+|then\s+)?(?!{_RECEIVES}\b)\w+)\b)",
     re.IGNORECASE,
+)
+# A party of a joint subject: "The Landlord and the Tenant shall each keep a copy".
+_JOINT = re.compile(rf"\b(?:{_PARTY})s?\s+(?:and|or)\s+(?:the\s+)?\Z", re.IGNORECASE)
+# The verbs of a duty, which the other party's clause says in its own words: no item's words.
+_DUTY_WORDS = frozenset(
+    {
+        "pay",
+        "bear",
+        "cover",
+        "meet",
+        "provid",
+        "arrang",
+        "responsibl",
+        "liabl",
+        "deal",
+        "handl",
+        "carry",
+        "settl",
+        "discharg",
+        "fund",
+        "supply",
+        "shall",
+        "will",
+        "must",
+        "cost",
+        "costs",
+    }
 )
 # Where a party's clause ends: its sentence's end, or a clause of another subject ("..., while packaging
 # is at the seller's cost"; an Oxford comma's "and" ends it too, the price of never reading past one).
@@ -89,7 +129,7 @@ _CLAUSE_END = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.;!?](?=\s|\Z)")
-_ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+", re.IGNORECASE)
+_ITEM_SPLIT = re.compile(r",(?!\d)\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+", re.IGNORECASE)
 _LEAST = 2  # content words an item needs to be told from another
 
 
@@ -111,7 +151,7 @@ def moved_duties(claim: str, window: str) -> list[MovedDuty]:
         others = _OTHERS[mine.party]
         if any(_names(claim, mine, o) for o in others) or negations(claim[mine.start : mine.end]):
             continue
-        own = [c for c in theirs if c.party == mine.party]
+        own = [c for c in theirs if c.party == mine.party] + _naming(window, mine.party)
         given = [c for c in theirs if c.party in others and not _names(window, c, mine.party)]
         given = [c for c in given if not negations(window[c.start : c.end])]
         for lo, hi in _items(claim, mine):
@@ -126,7 +166,7 @@ def moved_duties(claim: str, window: str) -> list[MovedDuty]:
 
 def _clauses(text: str) -> list[_Clause]:
     """Each party that is a subject, with its clause and the rest of its sentence up to the next one."""
-    found = list(_SUBJECT.finditer(text))
+    found = [m for m in _SUBJECT.finditer(text) if not _JOINT.search(text, max(0, m.start() - 40), m.start())]
     clauses = []
     for i, m in enumerate(found):
         cut = _CLAUSE_END.search(text, m.end())
@@ -137,6 +177,18 @@ def _clauses(text: str) -> list[_Clause]:
         end = min(cut.start() if cut else len(text), stop)
         clauses.append(_Clause(m.group("party").lower(), m.start(), end, stop))
     return clauses
+
+
+def _naming(text: str, party: str) -> list[_Clause]:
+    """Every sentence of the window that names `party` in any role ("payable by the Buyer"), read as
+    the party's own: an item half said there may be its duty in other words."""
+    spans, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, len(text)))
+    named = re.compile(rf"\b{party}s?\b", re.IGNORECASE)
+    return [_Clause(party, lo, hi, hi) for lo, hi in spans if named.search(text, lo, hi)]
 
 
 def _items(text: str, clause: _Clause) -> list[tuple[int, int]]:
@@ -152,7 +204,11 @@ def _items(text: str, clause: _Clause) -> list[tuple[int, int]]:
 def _words(item: str, window: str, party: str) -> set[str]:
     """The item's content words the window has at all, its party's name aside."""
     said = {t.stem for t in content_terms(window)}
-    return {t.stem for t in content_terms(item) if t.stem in said and t.stem != stem(party)}
+    return {
+        t.stem
+        for t in content_terms(item)
+        if t.stem in said and t.stem != stem(party) and t.stem not in _DUTY_WORDS
+    }
 
 
 def _holds(text: str, clause: _Clause, words: set[str]) -> bool:

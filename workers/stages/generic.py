@@ -8,16 +8,21 @@ group what the window says of a part. The model reads it as support (every word 
 so did the rules: a quantifier is compared only with the claim's own (`backends.negation`).
 
 Read only where it is plain: a window sentence opening with the quantifier (after at most a short
-phrase and a comma), "of" and a determiner allowed ("Some of our"); a claim, or a clause of it after
-"but", "although", "while" or "and", opening with the same words, stem for stem, after at most a
-determiner ("Our", "The"), past the group: to the end of either side, or through an auxiliary
-("are", "can"), so a longer group ("Fixed-rate mortgage holders get") or a narrower one ("Patients
-with diabetes need") is never taken for the window's; the window's sentence holds two thirds of the
-words of that clause of the claim, which has no quantifier of its own from there on and denies where
-the window's sentence does ("Minor extensions don't need permission" against "Some minor extensions
-do not need permission"); no other window sentence opens with its words unlimited ("Patients
-recover. Most patients recover within a week."). "Some 5,000 people" is an approximation, not a
-part. Flagged, never fixed: where "Some of" would go depends on the sentence's grammar.
+phrase and a comma), "of" and a determiner allowed ("Some of our"), and no aside after the group
+("Some foods, like grapefruit, ..."); "certain" is no part ("Certain conditions apply" is
+"Conditions apply"), nor "most" before a word that is no plural ("Most common side effects"). A
+claim, or a clause of it after "but", "although", "while" or "and", opening with the same words,
+stem for stem, after at most a determiner ("Our", "The"), past the group: to the end of either
+side, or through an auxiliary ("are", "can"), so a longer group ("Fixed-rate mortgage holders get")
+or a narrower one ("Patients with diabetes need") is never taken for the window's. The window's
+sentence holds two thirds of the words of that clause of the claim, which has no quantifier of its
+own from there on, no hedge or example ("can", "may", "like", "such as": "Women can experience hot
+flushes" says no more than "Many women experience ...") and denies where the window's sentence
+does ("Minor extensions don't need permission" against "Some minor extensions do not need
+permission"); the window says the group whole nowhere ("Patients recover. Most patients recover
+within a week."; "..., and all patients are discharged within 48 hours"). "Some 5,000 people" is
+an approximation, not a part. Flagged, never fixed: where "Some of" would go depends on the
+sentence's grammar.
 
 Usage::
 
@@ -50,11 +55,23 @@ class Overgeneral:
 
 
 # The window sentence's opening part: "Some of our", "Many", "In trials, most of the".
+# Not "certain" (also "particular": "Certain conditions apply"), nor "most" before a word that is no
+# plural ("Most common side effects": a superlative).
 _PART = re.compile(
-    r"(?:[^,.;:]{1,40},\s+)?(?P<part>(?:some|many|most|several|certain|a\s+few)(?:\s+of)?"
-    r"(?:\s+(?:the|our|your|their|its|these|those))?)\s+(?![$£€]?\d)",
+    r"(?:[^,.;:]{1,40},\s+)?(?P<part>(?:some|many|several|a\s+few|most(?=\s+of\b|\s+\w+s\b"
+    r"|\s+(?:people|women|men|children)\b))(?:\s+of)?(?:\s+(?:the|our|your|their|its|these|those))?)"
+    r"\s+(?![$£€]?\d)",
     re.IGNORECASE,
 )
+# The whole group said somewhere in the window: "and all patients are discharged within 48 hours".
+_ALL = re.compile(
+    r"\b(?:all|every|each)\s+(?:of\s+)?(?:(?:the|our|your|their|its|these|those)\s+)?", re.IGNORECASE
+)
+# A group that an aside follows: "Some foods, like grapefruit, can affect ...".
+_ASIDE = re.compile(r"(?:[\w'’-]+\s+){0,2}[\w'’-]+,")
+# A claim that hedges ("Women can experience", "Patients may be able to") or names examples ("Foods
+# like grapefruit") says no more than the window's part.
+_HEDGED = re.compile(r"\b(?:can|could|may|might|like|such\s+as|including|e\.g\.)\b", re.IGNORECASE)
 _DETERMINER = re.compile(r"(?:the|our|your|their|its|these|those)\s+", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|\Z)")
@@ -80,15 +97,19 @@ def _openings(claim: str) -> list[int]:
 
 def _limited(claim: str, at: int, window: str) -> list[Overgeneral]:
     rest = claim[at:]
-    if quantifiers(rest):
+    if quantifiers(rest) or _HEDGED.search(_CLAUSE_END.split(rest, maxsplit=1)[0]):
         return []
     begin = _DETERMINER.match(claim, at)
     mine = _words(claim, begin.end() if begin else at)
     if not mine:
         return []
-    found, plain = [], 0
+    # "and all patients are discharged within 48 hours": the whole group is said too
+    plain = max((_shared_prefix(mine, _words(window, m.end())) for m in _ALL.finditer(window)), default=0)
+    found: list[tuple[int, Overgeneral]] = []
     for lo, hi in _sentences(window):
         m = _PART.match(window, lo, hi)
+        if m is not None and _ASIDE.match(window, m.end(), hi):
+            continue  # "Some foods, like grapefruit, ...": the part is named in an aside
         if m is None:
             det = _DETERMINER.match(window, lo, hi)
             plain = max(plain, _shared_prefix(mine, _words(window, det.end() if det else lo, hi)))

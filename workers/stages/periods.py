@@ -118,8 +118,12 @@ def periods(read: Parsed) -> dict[Slot, Period]:
         family = UNIT_INFO.get(slot.figure.unit or "", ("", 1.0))[0] if slot.figure else ""
         if family not in _FAMILIES:
             continue
-        period = period_after(read.text, slot.end) or _period_before(read.text, slot.start)
-        if period is None and family != "currency":
+        period = period_after(read.text, slot.end)
+        # a rate's period only right after it: "the Monthly Saver is 5%", "the monthly interest
+        # option is 4.45% AER" name a product or how interest is paid, not the rate's period
+        if period is None and family != "percent":
+            period = _period_before(read.text, slot.start)
+        if period is None and family not in ("currency", "percent"):
             period = _after_drug(read.text, slot.end)
         if period is not None:
             found[slot] = period

@@ -32,14 +32,18 @@ _NOT_ONLY = re.compile(
 # "Not Most" or "does not work in most".
 _NOT_ALL = re.compile(
     rf"(?:\b(?:not|never|no|nobody|neither)|(?<=\w)n['’]t){FEW_WORDS}\s+(?:all|every|always|anyone|anybody"
-    r"|everyone|everybody|many|often|typically|generally|normally|frequently|commonly)\b",
+    r"|everyone|everybody|many|often|typically|generally|frequently|commonly)\b",
     re.IGNORECASE,
 )
 # "as many as 300" hedges a figure (`stages.hedges`), "how many", "so many ... that", "too many" ask or
 # say what followed, "many more", "many times higher" compare, "how often", "as often as" ask or compare:
 # no quantifier a fix could write or copy.
 _NOT_GRADED = re.compile(
-    r"\b(?:as|how|so|too)\s+(?:many|often)\b|\bmany\s+(?:more|times)\b|\bmore\s+often\b", re.IGNORECASE
+    r"\b(?:as|how|so|too)\s+(?:many|often)\b|\bmany\s+(?:more|times)\b|\bmore\s+often\b"
+    # "anyone" is all only opening its clause ("Anyone with kidney disease will need ..."): not "if
+    # anyone in your family", "share it with anyone"
+    r"|(?<![.;:,!?(]\s)(?<!\A)\bany(?:one|body)\b",
+    re.IGNORECASE,
 )
 # "very few" is one quantifier: a fix writes it whole ("Most", never "Very Most"). "so few ... that"
 # and "too few ... to" say what followed: no quantifier a fix could write or copy. A "so" that joins
@@ -51,7 +55,7 @@ _QUANTIFIERS = {
     **dict.fromkeys(
         ["all", "every", "each", "always", "anyone", "anybody", "everyone", "everybody"], "universal"
     ),
-    **dict.fromkeys(["most", "usually", "mostly", "typically", "generally", "normally"], "majority"),
+    **dict.fromkeys(["most", "usually", "mostly", "typically", "generally"], "majority"),
     **dict.fromkeys(
         ["some", "several", "sometimes", "few", "many", "often", "frequently", "commonly"], "existential"
     ),
