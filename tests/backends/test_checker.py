@@ -1648,3 +1648,129 @@ def test_correct_claims_a_review_found_flagged_by_the_group_party_and_quantifier
     result = _judge(claim, window)
     assert result.label is not Judgement.CONTRADICT, result.reason
     assert result.label is not Judgement.INSUFFICIENT or "quantifier" not in result.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        (
+            "Common symptoms include fever, cough and headaches.",
+            "Common symptoms include fever, cough and headaches. Some headaches last several days.",
+        ),
+        (
+            "The fund invests in government bonds and shares in large UK companies.",
+            "The fund invests in government bonds and shares in large UK companies. Most shares in "
+            "large UK companies pay a dividend.",
+        ),
+        (
+            "The tenant is responsible for the water rates after the first month.",
+            "The Landlord shall pay the water rates for the first month; thereafter the Tenant shall "
+            "be responsible for them.",
+        ),
+        (
+            "The policyholder pays the policy excess.",
+            "The insurer will pay for repairs to your car, minus the policy excess. You pay the "
+            "policy excess directly to the garage.",
+        ),
+        (
+            "The buyer must also obtain building insurance.",
+            "The Seller shall maintain building insurance until completion. From exchange, the Buyer "
+            "must do likewise.",
+        ),
+        (
+            "The buyer pays its own legal fees.",
+            "The Seller shall pay the agent's commission and its own legal fees. Each party shall "
+            "bear its own legal fees.",
+        ),
+        (
+            "The employee will be eligible for private medical insurance and a company car.",
+            "The Employer shall provide private medical insurance and a company car.",
+        ),
+        (
+            "The employee will be offered private medical insurance.",
+            "The Employer shall provide private medical insurance and a company car.",
+        ),
+        (
+            "Employees will have access to private medical insurance.",
+            "The Employer shall provide private medical insurance and a company car.",
+        ),
+        (
+            "The employee will be issued a company laptop and mobile phone.",
+            "The Employer shall provide a company laptop and mobile phone to the employee.",
+        ),
+        (
+            "The buyer pays VAT on the purchase price.",
+            "The seller will charge VAT on the purchase price at the standard rate.",
+        ),
+        (
+            "The tenant must pay a deposit of five weeks' rent.",
+            "The landlord will take a deposit of five weeks' rent and protect it in a scheme.",
+        ),
+        (
+            "The borrower will be charged an early repayment fee.",
+            "The lender shall charge an early repayment fee of 2%.",
+        ),
+        (
+            "The tenant is responsible for changing light bulbs and smoke alarm batteries.",
+            "The Landlord is responsible for all repairs except changing light bulbs and smoke alarm "
+            "batteries, which the Tenant must do.",
+        ),
+        (
+            "Our current accounts have no monthly fee.",
+            "Many current accounts charge a monthly fee, but our current accounts have no monthly fee.",
+        ),
+        (
+            "Proof of identity is required to open an account.",
+            "Some proof of identity is required to open an account.",
+        ),
+        (
+            "Discomfort is common for a day or two after the injection.",
+            "Some discomfort is common for a day or two after the injection.",
+        ),
+        (
+            "Two thirds of patients respond to the first treatment.",
+            "Some two thirds of patients respond to the first treatment.",
+        ),
+        (
+            "Patients are discharged within 5 days.",
+            "Most patients are discharged within 2 days. All patients leave hospital within 5 days.",
+        ),
+        (
+            "Patients recover within a week of surgery in the majority of cases.",
+            "Most patients recover within a week of surgery.",
+        ),
+        (
+            "Women are prone to hot flushes during menopause.",
+            "Many women experience hot flushes during menopause.",
+        ),
+        (
+            "Ibuprofen is usually taken with food.",
+            "Ibuprofen, commonly sold as Nurofen, should be taken with food.",
+        ),
+        (
+            "Savings accounts typically pay interest monthly.",
+            "Savings accounts, often called deposit accounts, pay interest monthly.",
+        ),
+        (
+            "Refunds are usually processed within 5 days.",
+            "Refunds, as explained in our frequently asked questions, are processed within 5 days.",
+        ),
+        (
+            "Public companies always report under generally accepted accounting principles.",
+            "Public companies must report under generally accepted accounting principles.",
+        ),
+        (
+            "Patients usually recover within a week.",
+            "Most patients recover within a week, though older patients often take longer to recover.",
+        ),
+    ],
+)
+def test_correct_claims_a_second_review_found_flagged_or_fixed(claim: str, window: str) -> None:
+    # a list's "and" opens no group; a duty said by pronoun, to "you", "likewise" or to each party is
+    # the window's own; what a party is offered, charged or takes is no duty; an excepted item is not
+    # the other party's; "our accounts" are not "many accounts"; "Some discomfort", "Some two thirds"
+    # are no part; figures must agree; "commonly sold as", "often called", "frequently asked",
+    # "generally accepted" are names; the claim's grade said anywhere in the clause agrees
+    result = _judge(claim, window)
+    assert result.label is not Judgement.CONTRADICT, result.reason
+    assert result.fixes == ()

@@ -327,10 +327,14 @@ def quantifier_conflicts(
     noun of another number, is not found as stated (`Conflict.unstated`)."""
     mine = [s for s in scoped(claim, (0, len(claim.text)), shared, negations=False) if s.value in _GRADED]
     theirs = [s for s in scoped(ev, segment, shared, negations=False) if s.value in _GRADED]
+    # The claim's grade said any way in the clause agrees: "Patients usually recover" is "Most patients
+    # recover, though older patients often take longer".
+    if not mine or {s.value for s in theirs} & {mine[0].value}:
+        return []
     # An adverb ("always", "usually") for an adverb, a determiner ("all", "most") for a determiner:
     # "all patients" is never made "usually patients".
-    theirs = [s for s in theirs if mine and _adverb(s) == _adverb(mine[0])]
-    if not mine or not theirs or {s.value for s in theirs} & {mine[0].value}:
+    theirs = [s for s in theirs if _adverb(s) == _adverb(mine[0])]
+    if not theirs:
         return []
     slot, other = mine[0], theirs[0]
     if _weaker(claim, slot, other) and {_last(slot), _last(other)} & _HEDGES:

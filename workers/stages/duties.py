@@ -12,7 +12,8 @@ Read narrowly, so that a correct answer in other words is never flagged:
   "lender" and "borrower", "insurer" and "policyholder" ...), as the subject of its clause: at the
   start of a sentence or after ", while", "whereas", "and", "but" or ";" (an article between), and
   followed by what it does for the other ("pays", "bears", "provides", "is responsible for", "shall
-  <verb>"), never what it receives ("receives", "gets", "is paid", "shall be covered"), never a
+  <verb>"), never what it receives or takes from the other ("receives", "gets", "shall be paid",
+  "will be eligible for", "will have access to", "will charge VAT", "will take a deposit"), never a
   possessive ("the seller's solicitor"), a compound ("Employee benefits"), an object ("shall
   reimburse the Buyer for ...") or one of a joint subject ("The Landlord and the Tenant shall each");
 - a party's clause runs to the next party that is a subject, or its clause's end (a full stop, a
@@ -21,9 +22,11 @@ Read narrowly, so that a correct answer in other words is never flagged:
 - an item of the claim's party is the window's other party's where two or more of its content words
   (those the window has at all, the verbs of a duty aside: "pay", "bear", "cover" ...) are all in a
   clause of the other party, no sentence that names the claim's party in any role says half of them
-  ("check renal and thyroid function" may be "thyroid tests" in other words; "payable by the Buyer"),
-  and neither clause names the other party but as an owner ("the lender's valuation") nor holds a
-  "not".
+  ("check renal and thyroid function" may be "thyroid tests" in other words; "payable by the Buyer";
+  a semicolon ends no such sentence), and neither clause names the other party but as an owner ("the
+  lender's valuation"), holds a "not", or excepts ("all repairs except changing light bulbs");
+- a window that speaks to "you", gives a duty to "each party", "either party" or "the parties", or
+  says "likewise" or "the same" is not read: whose duty an item is may be said without a name.
 
 Flagged, never fixed: moving an item between parties changes two clauses.
 
@@ -83,15 +86,18 @@ _DOES = (
     r"|settles?|discharges?|funds?|supplies|supply|maintains?|insures?|obtains?|submits?|serves?|notifies"
     r"|notify|(?:is|are)\s+(?:responsible|liable)|(?:has|have|needs?)\s+to"
 )
+# After a modal: what a party receives or takes from the other ("shall receive", "will be eligible",
+# "will have access", "will charge VAT", "will take a deposit"), not what it does for the other.
 _RECEIVES = (
-    r"receive|get|collect|keep|retain|benefit|be\s+(?:paid|covered|entitled|given|reimbursed|refunded"
-    r"|compensated|notified|told|sent|provided|allowed|permitted)"
+    r"receive|get|collect|keep|retain|benefit|be(?!\s+(?:responsible|liable)\b)|have(?!\s+to\b)|charge"
+    r"|take|hold|deduct|invoice|bill|require|ask|request|demand|accept|withhold|normally|usually|typically"
+    r"|also\s+(?:receive|get|be|have|charge|take)"
 )
 # A party opening its clause, then what it does: "The Seller shall bear", "the tenant pays".
 _SUBJECT = re.compile(
     r"(?:^|(?<=[.;!?]\s)|(?<=,\s)|(?<=\bwhile\s)|(?<=\bwhereas\s)|(?<=\band\s)|(?<=\bbut\s))"
     rf"(?:(?:the|a|an|each|any|every|your|our|their|its)\s+)?(?P<party>{_PARTY})s?\b(?!['’])"
-    rf"(?=\s+(?:\w+ly\s+)?(?:{_DOES}|(?:shall|will|must|should)\s+(?:also\s+|then\s+)?(?!{_RECEIVES}\b)\w+)\b)",
+    rf"(?=\s+(?:\w+ly\s+)?(?:{_DOES}|(?:shall|will|must|should)\s+(?:also\s+|then\s+)?(?!(?:{_RECEIVES})\b)\w+)\b)",
     re.IGNORECASE,
 )
 # A party of a joint subject: "The Landlord and the Tenant shall each keep a copy".
@@ -129,6 +135,7 @@ _CLAUSE_END = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.;!?](?=\s|\Z)")
+_FULL_STOP = re.compile(r"[.!?](?=\s|\Z)")
 _ITEM_SPLIT = re.compile(r",(?!\d)\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+", re.IGNORECASE)
 _LEAST = 2  # content words an item needs to be told from another
 
@@ -143,8 +150,23 @@ class _Clause:
     stop: int
 
 
+# A window that gives duties to "you", to both parties, or to the party "likewise": whose duty an
+# item is may be said without the party's name.
+_UNNAMED = re.compile(
+    r"\b(?:you|your|each\s+party|either\s+party|both\s+parties|the\s+parties|likewise|the\s+same)\b",
+    re.IGNORECASE,
+)
+# A clause that excepts ("all repairs except changing light bulbs"): its words are not all its items.
+_EXCEPTS = re.compile(
+    r"\b(?:except|excepting|excluding|apart\s+from|other\s+than|save\s+for|but\s+not|unless)\b",
+    re.IGNORECASE,
+)
+
+
 def moved_duties(claim: str, window: str) -> list[MovedDuty]:
     """The claim's items the window gives its party's counterpart and never its party."""
+    if _UNNAMED.search(window):
+        return []
     theirs = _clauses(window)
     moved = []
     for mine in _clauses(claim):
@@ -153,7 +175,8 @@ def moved_duties(claim: str, window: str) -> list[MovedDuty]:
             continue
         own = [c for c in theirs if c.party == mine.party] + _naming(window, mine.party)
         given = [c for c in theirs if c.party in others and not _names(window, c, mine.party)]
-        given = [c for c in given if not negations(window[c.start : c.end])]
+        given = [c for c in given if not negations(window[c.start : c.stop])]
+        given = [c for c in given if not _EXCEPTS.search(window, c.start, c.stop)]
         for lo, hi in _items(claim, mine):
             words = _words(claim[lo:hi], window, mine.party)
             if len(words) < _LEAST or any(_shares(window, c, words) for c in own):
@@ -183,7 +206,7 @@ def _naming(text: str, party: str) -> list[_Clause]:
     """Every sentence of the window that names `party` in any role ("payable by the Buyer"), read as
     the party's own: an item half said there may be its duty in other words."""
     spans, start = [], 0
-    for m in _SENTENCE_END.finditer(text):
+    for m in _FULL_STOP.finditer(text):
         spans.append((start, m.start()))
         start = m.end()
     spans.append((start, len(text)))

@@ -10,17 +10,22 @@ so did the rules: a quantifier is compared only with the claim's own (`backends.
 Read only where it is plain: a window sentence opening with the quantifier (after at most a short
 phrase and a comma), "of" and a determiner allowed ("Some of our"), and no aside after the group
 ("Some foods, like grapefruit, ..."); "certain" is no part ("Certain conditions apply" is
-"Conditions apply"), nor "most" before a word that is no plural ("Most common side effects"). A
-claim, or a clause of it after "but", "although", "while" or "and", opening with the same words,
+"Conditions apply"), nor "some" without a plural in its next three words ("Some discomfort", "Some
+two thirds"), nor "most" before a word that is no plural ("Most common side effects"). A claim, or
+a clause of it after "but", "although", "while" or ", and" (a list's bare "and" opens none; a later
+clause needs two shared words), opening with the same words,
 stem for stem, after at most a determiner ("Our", "The"), past the group: to the end of either
 side, or through an auxiliary ("are", "can"), so a longer group ("Fixed-rate mortgage holders get")
 or a narrower one ("Patients with diabetes need") is never taken for the window's. The window's
 sentence holds two thirds of the words of that clause of the claim, which has no quantifier of its
-own from there on, no hedge or example ("can", "may", "like", "such as": "Women can experience hot
-flushes" says no more than "Many women experience ...") and denies where the window's sentence
+own from there on, no hedge or example ("can", "may", "like", "such as", "prone to", "in the
+majority of cases": "Women can experience hot flushes" says no more than "Many women experience
+..."), no figure the window's sentence lacks, a possessive only where the part has it ("Our current
+accounts" are not "Many current accounts"), and denies where the window's sentence
 does ("Minor extensions don't need permission" against "Some minor extensions do not need
 permission"); the window says the group whole nowhere ("Patients recover. Most patients recover
-within a week."; "..., and all patients are discharged within 48 hours"). "Some 5,000 people" is
+within a week."; "..., and all patients are discharged within 48 hours"; "..., but our current
+accounts have no monthly fee"). "Some 5,000 people" is
 an approximation, not a part. Flagged, never fixed: where "Some of" would go depends on the
 sentence's grammar.
 
@@ -55,12 +60,18 @@ class Overgeneral:
 
 
 # The window sentence's opening part: "Some of our", "Many", "In trials, most of the".
-# Not "certain" (also "particular": "Certain conditions apply"), nor "most" before a word that is no
-# plural ("Most common side effects": a superlative).
+# Not "certain" (also "particular": "Certain conditions apply"), nor "some" before no plural in its
+# next three words ("Some discomfort is common", "Some two thirds"), nor "most" before a word that is
+# no plural ("Most common side effects": a superlative).
+_PLURAL = (
+    r"(?!(?:one|two|three|four|five|six|seven|eight|nine|ten|half|a|an)\b)(?:[\w-]+\s+){0,2}?"
+    r"(?:(?![\w-]*(?:ss|us|is)\b)(?!(?:was|has|does|as|this|its|his|yes|less|always)\b)[\w-]+s"
+    r"|people|women|men|children)\b"
+)
 _PART = re.compile(
-    r"(?:[^,.;:]{1,40},\s+)?(?P<part>(?:some|many|several|a\s+few|most(?=\s+of\b|\s+\w+s\b"
-    r"|\s+(?:people|women|men|children)\b))(?:\s+of)?(?:\s+(?:the|our|your|their|its|these|those))?)"
-    r"\s+(?![$£€]?\d)",
+    r"(?:[^,.;:]{1,40},\s+)?(?P<part>(?:many|several|a\s+few|some(?=\s+of\b|\s+"
+    rf"{_PLURAL})|most(?=\s+of\b|\s+[\w-]*[^\Ws]s\b|\s+(?:people|women|men|children)\b))(?:\s+of)?"
+    r"(?:\s+(?:the|our|your|their|its|these|those))?)\s+(?![$£€]?\d)",
     re.IGNORECASE,
 )
 # The whole group said somewhere in the window: "and all patients are discharged within 48 hours".
@@ -71,14 +82,22 @@ _ALL = re.compile(
 _ASIDE = re.compile(r"(?:[\w'’-]+\s+){0,2}[\w'’-]+,")
 # A claim that hedges ("Women can experience", "Patients may be able to") or names examples ("Foods
 # like grapefruit") says no more than the window's part.
-_HEDGED = re.compile(r"\b(?:can|could|may|might|like|such\s+as|including|e\.g\.)\b", re.IGNORECASE)
+_HEDGED = re.compile(
+    r"\b(?:can|could|may|might|like|such\s+as|including|e\.g\.|majority|minority|prone|tends?|likely"
+    r"|cases)\b",
+    re.IGNORECASE,
+)
 _DETERMINER = re.compile(r"(?:the|our|your|their|its|these|those)\s+", re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’]*")
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|\Z)")
 _CLAUSE_END = re.compile(r"[,;:]\s|\s(?:and|but|while|whereas|although|though)\s")
 # A clause that opens another group: "..., although accounts opened before 2019 pay annually".
-_JOIN = re.compile(r"(?:,\s+|\s)(?:but|although|though|while|whereas|and)\s+(?=[a-z])", re.IGNORECASE)
+_JOIN = re.compile(
+    r"(?:,\s+|\s)(?:but|although|though|while|whereas)\s+(?=[a-z])|,\s+and\s+(?=[a-z])", re.IGNORECASE
+)
 _MOST = 2 / 3
+_OWNERS = frozenset({"our", "your", "their", "its"})
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def overgeneral(claim: str, window: str) -> list[Overgeneral]:
@@ -101,10 +120,13 @@ def _limited(claim: str, at: int, window: str) -> list[Overgeneral]:
         return []
     begin = _DETERMINER.match(claim, at)
     mine = _words(claim, begin.end() if begin else at)
+    owner = begin.group().strip().lower() if begin else ""
     if not mine:
         return []
-    # "and all patients are discharged within 48 hours": the whole group is said too
-    plain = max((_shared_prefix(mine, _words(window, m.end())) for m in _ALL.finditer(window)), default=0)
+    # "and all patients are discharged within 48 hours", "..., but our current accounts have no fee":
+    # the whole group is said too
+    starts = [m.end() for m in (*_ALL.finditer(window), *_JOIN.finditer(window))]
+    plain = max((_shared_prefix(mine, _words(window, _after_det(window, at))) for at in starts), default=0)
     found: list[tuple[int, Overgeneral]] = []
     for lo, hi in _sentences(window):
         m = _PART.match(window, lo, hi)
@@ -117,9 +139,12 @@ def _limited(claim: str, at: int, window: str) -> list[Overgeneral]:
         theirs = _words(window, m.end(), hi)
         size = _shared_prefix(mine, theirs)
         said = window[lo:hi]
+        if owner in _OWNERS and not m.group("part").lower().endswith(owner):
+            continue  # "Our current accounts" are not "Many current accounts"
         if (
-            size
+            size > (1 if at else 0)
             and _group_ends(claim, mine, theirs, size)
+            and _figures_said(rest, said)
             and _said(rest, said)
             and _same_polarity(rest, said)
         ):
@@ -127,6 +152,18 @@ def _limited(claim: str, at: int, window: str) -> list[Overgeneral]:
             found.append((size, Overgeneral(m.group("part"), claim[start:end], start, end)))
     # Another sentence says as much of the claim's opening words unlimited: the claim may be its.
     return [o for size, o in found if size > plain][:1]
+
+
+def _after_det(text: str, at: int) -> int:
+    det = _DETERMINER.match(text, at)
+    return det.end() if det else at
+
+
+def _figures_said(claim: str, sentence: str) -> bool:
+    """Every figure of the claim's first clause is the window's sentence's: "within 5 days" is no part
+    of "Most patients are discharged within 2 days" (a figure's conflict is another reader's)."""
+    clause = _CLAUSE_END.split(claim, maxsplit=1)[0]
+    return set(_FIGURE.findall(clause)) <= set(_FIGURE.findall(sentence))
 
 
 def _same_polarity(claim: str, sentence: str) -> bool:

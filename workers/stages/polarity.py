@@ -42,7 +42,13 @@ _NOT_GRADED = re.compile(
     r"\b(?:as|how|so|too)\s+(?:many|often)\b|\bmany\s+(?:more|times)\b|\bmore\s+often\b"
     # "anyone" is all only opening its clause ("Anyone with kidney disease will need ..."): not "if
     # anyone in your family", "share it with anyone"
-    r"|(?<![.;:,!?(]\s)(?<!\A)\bany(?:one|body)\b",
+    r"|(?<![.;:,!?(]\s)(?<!\A)\bany(?:one|body)\b"
+    # a name or a superlative, not how often: "commonly sold as Nurofen", "often called deposit
+    # accounts", "frequently asked questions", "generally accepted accounting principles", "generally
+    # speaking", "the most commonly prescribed"
+    r"|\b(?:often|frequently|commonly|generally|typically)\s+(?:called|known|sold|referred|termed|named"
+    r"|described|asked|accepted|speaking|regarded|considered|prescribed|used\s+as)\b"
+    r"|\b(?:most|more|less|least)\s+(?:often|frequently|commonly|typically|generally)\b",
     re.IGNORECASE,
 )
 # "very few" is one quantifier: a fix writes it whole ("Most", never "Very Most"). "so few ... that"
