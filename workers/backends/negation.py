@@ -337,9 +337,9 @@ def quantifier_conflicts(
     if not theirs:
         return []
     slot, other = mine[0], theirs[0]
-    if _weaker(claim, slot, other) and {_last(slot), _last(other)} & _HEDGES:
-        return []  # "Symptoms often improve" for "usually improve": a hedge in other words, not a claim
     if _weaker(claim, slot, other):
+        if {_last(slot), _last(other)} & _HEDGES:
+            return []  # "Symptoms often improve" for "usually improve": a hedge in other words
         why = f"quantifier {slot.text!r} in claim, {other.text!r} in evidence: weaker, not stated as such"
         return [Conflict(why, 0.0, unstated=True)]
     if slot.text.lower() in _PRONOUNS or other.text.lower() in _PRONOUNS:
@@ -360,7 +360,7 @@ def _last(slot: Slot) -> str:
 
 
 def _adverb(slot: Slot) -> bool:
-    return slot.text.split()[-1].lower() in _ADVERBS
+    return _last(slot) in _ADVERBS
 
 
 def _weaker(claim: Parsed, mine: Slot, theirs: Slot) -> bool:

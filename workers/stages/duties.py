@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from workers.stages._text import sentence_around, wordset
 from workers.stages.polarity import negations
 from workers.stages.terms import content_terms, stem
 
@@ -102,30 +103,10 @@ _SUBJECT = re.compile(
 )
 # A party of a joint subject: "The Landlord and the Tenant shall each keep a copy".
 _JOINT = re.compile(rf"\b(?:{_PARTY})s?\s+(?:and|or)\s+(?:the\s+)?\Z", re.IGNORECASE)
-# The verbs of a duty, which the other party's clause says in its own words: no item's words.
-_DUTY_WORDS = frozenset(
-    {
-        "pay",
-        "bear",
-        "cover",
-        "meet",
-        "provid",
-        "arrang",
-        "responsibl",
-        "liabl",
-        "deal",
-        "handl",
-        "carry",
-        "settl",
-        "discharg",
-        "fund",
-        "supply",
-        "shall",
-        "will",
-        "must",
-        "cost",
-        "costs",
-    }
+# The verbs of a duty, which the other party's clause says in its own words: no item's words ("shall",
+# "will", "must" are no content words at all).
+_DUTY_WORDS = wordset(
+    "pay bear cover meet provid arrang responsibl liabl deal handl carry settl discharg fund supply cost"
 )
 # Where a party's clause ends: its sentence's end, or a clause of another subject ("..., while packaging
 # is at the seller's cost"; an Oxford comma's "and" ends it too, the price of never reading past one).
@@ -135,7 +116,6 @@ _CLAUSE_END = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.;!?](?=\s|\Z)")
-_FULL_STOP = re.compile(r"[.!?](?=\s|\Z)")
 _ITEM_SPLIT = re.compile(r",(?!\d)\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+", re.IGNORECASE)
 _LEAST = 2  # content words an item needs to be told from another
 
@@ -168,22 +148,30 @@ def moved_duties(claim: str, window: str) -> list[MovedDuty]:
     if _UNNAMED.search(window):
         return []
     theirs = _clauses(window)
+    said = _stems(window, 0, len(window))
     moved = []
     for mine in _clauses(claim):
         others = _OTHERS[mine.party]
         if any(_names(claim, mine, o) for o in others) or negations(claim[mine.start : mine.end]):
             continue
-        own = [c for c in theirs if c.party == mine.party] + _naming(window, mine.party)
-        given = [c for c in theirs if c.party in others and not _names(window, c, mine.party)]
-        given = [c for c in given if not negations(window[c.start : c.stop])]
-        given = [c for c in given if not _EXCEPTS.search(window, c.start, c.stop)]
+        # the party's own sentences, whole; the other party's clauses, up to their clause's end
+        own = [_stems(window, c.start, c.stop) for c in theirs if c.party == mine.party]
+        own += [_stems(window, lo, hi) for lo, hi in _naming(window, mine.party)]
+        given = [
+            (c.party, _stems(window, c.start, c.end))
+            for c in theirs
+            if c.party in others
+            and not _names(window, c, mine.party)
+            and not negations(window[c.start : c.stop])
+            and not _EXCEPTS.search(window, c.start, c.stop)
+        ]
         for lo, hi in _items(claim, mine):
-            words = _words(claim[lo:hi], window, mine.party)
-            if len(words) < _LEAST or any(_shares(window, c, words) for c in own):
-                continue
-            holder = next((c for c in given if _holds(window, c, words)), None)
+            words = _words(claim[lo:hi], said, mine.party)
+            if len(words) < _LEAST or any(len(words & stems) * 2 >= len(words) for stems in own):
+                continue  # half said in the party's own sentence: its item in other words
+            holder = next((party for party, stems in given if words <= stems), None)
             if holder is not None:
-                moved.append(MovedDuty(mine.party, holder.party, claim[lo:hi].strip(), lo, hi))
+                moved.append(MovedDuty(mine.party, holder, claim[lo:hi].strip(), lo, hi))
     return moved
 
 
@@ -202,16 +190,11 @@ def _clauses(text: str) -> list[_Clause]:
     return clauses
 
 
-def _naming(text: str, party: str) -> list[_Clause]:
+def _naming(text: str, party: str) -> set[tuple[int, int]]:
     """Every sentence of the window that names `party` in any role ("payable by the Buyer"), read as
     the party's own: an item half said there may be its duty in other words."""
-    spans, start = [], 0
-    for m in _FULL_STOP.finditer(text):
-        spans.append((start, m.start()))
-        start = m.end()
-    spans.append((start, len(text)))
-    named = re.compile(rf"\b{party}s?\b", re.IGNORECASE)
-    return [_Clause(party, lo, hi, hi) for lo, hi in spans if named.search(text, lo, hi)]
+    named = re.finditer(rf"\b{party}s?\b", text, re.IGNORECASE)
+    return {sentence_around(text, m.start(), m.end()) for m in named}
 
 
 def _items(text: str, clause: _Clause) -> list[tuple[int, int]]:
@@ -224,25 +207,14 @@ def _items(text: str, clause: _Clause) -> list[tuple[int, int]]:
     return [(lo, hi) for lo, hi in spans if text[lo:hi].strip()]
 
 
-def _words(item: str, window: str, party: str) -> set[str]:
-    """The item's content words the window has at all, its party's name aside."""
-    said = {t.stem for t in content_terms(window)}
-    return {
-        t.stem
-        for t in content_terms(item)
-        if t.stem in said and t.stem != stem(party) and t.stem not in _DUTY_WORDS
-    }
+def _words(item: str, said: set[str], party: str) -> set[str]:
+    """The item's content words the window has at all (`said`), its party's name and a duty's verbs
+    aside."""
+    return {t.stem for t in content_terms(item) if t.stem in said and t.stem != stem(party)} - _DUTY_WORDS
 
 
-def _holds(text: str, clause: _Clause, words: set[str]) -> bool:
-    return words <= {t.stem for t in content_terms(text[clause.start : clause.end])}
-
-
-def _shares(text: str, clause: _Clause, words: set[str]) -> bool:
-    """Whether the party's own sentence says half the item's words: "check renal and thyroid function"
-    for "thyroid tests" may be its item in other words."""
-    said = {t.stem for t in content_terms(text[clause.start : clause.stop])}
-    return len(words & said) * 2 >= len(words)
+def _stems(text: str, lo: int, hi: int) -> set[str]:
+    return {t.stem for t in content_terms(text[lo:hi])}
 
 
 def _names(text: str, clause: _Clause, party: str) -> bool:

@@ -116,11 +116,11 @@ def _openings(claim: str) -> list[int]:
 
 def _limited(claim: str, at: int, window: str) -> list[Overgeneral]:
     rest = claim[at:]
-    if quantifiers(rest) or _HEDGED.search(_CLAUSE_END.split(rest, maxsplit=1)[0]):
+    clause = _CLAUSE_END.split(rest, maxsplit=1)[0]  # what the window's sentence must say
+    if quantifiers(rest) or _HEDGED.search(clause):
         return []
-    begin = _DETERMINER.match(claim, at)
-    mine = _words(claim, begin.end() if begin else at)
-    owner = begin.group().strip().lower() if begin else ""
+    mine = _words(claim, _after_det(claim, at))
+    owner = claim[at : _after_det(claim, at)].strip().lower()
     if not mine:
         return []
     # "and all patients are discharged within 48 hours", "..., but our current accounts have no fee":
@@ -133,8 +133,7 @@ def _limited(claim: str, at: int, window: str) -> list[Overgeneral]:
         if m is not None and _ASIDE.match(window, m.end(), hi):
             continue  # "Some foods, like grapefruit, ...": the part is named in an aside
         if m is None:
-            det = _DETERMINER.match(window, lo, hi)
-            plain = max(plain, _shared_prefix(mine, _words(window, det.end() if det else lo, hi)))
+            plain = max(plain, _shared_prefix(mine, _words(window, _after_det(window, lo), hi)))
             continue
         theirs = _words(window, m.end(), hi)
         size = _shared_prefix(mine, theirs)
@@ -144,9 +143,11 @@ def _limited(claim: str, at: int, window: str) -> list[Overgeneral]:
         if (
             size > (1 if at else 0)
             and _group_ends(claim, mine, theirs, size)
-            and _figures_said(rest, said)
-            and _said(rest, said)
-            and _same_polarity(rest, said)
+            # its figures the window's ("within 5 days" is no part of "Most ... within 2 days")
+            and set(_FIGURE.findall(clause)) <= set(_FIGURE.findall(said))
+            and _said(clause, said)
+            # both deny or neither: "Minor extensions don't need permission" for "Some ... do not"
+            and bool(negations(clause)) == bool(negations(said))
         ):
             start, end = mine[0][1], mine[size - 1][2]
             found.append((size, Overgeneral(m.group("part"), claim[start:end], start, end)))
@@ -157,20 +158,6 @@ def _limited(claim: str, at: int, window: str) -> list[Overgeneral]:
 def _after_det(text: str, at: int) -> int:
     det = _DETERMINER.match(text, at)
     return det.end() if det else at
-
-
-def _figures_said(claim: str, sentence: str) -> bool:
-    """Every figure of the claim's first clause is the window's sentence's: "within 5 days" is no part
-    of "Most patients are discharged within 2 days" (a figure's conflict is another reader's)."""
-    clause = _CLAUSE_END.split(claim, maxsplit=1)[0]
-    return set(_FIGURE.findall(clause)) <= set(_FIGURE.findall(sentence))
-
-
-def _same_polarity(claim: str, sentence: str) -> bool:
-    """Both deny or neither does: "Minor extensions don't need permission" against "Some minor
-    extensions do not need permission" is the group said whole all the same."""
-    clause = _CLAUSE_END.split(claim, maxsplit=1)[0]
-    return bool(negations(clause)) == bool(negations(sentence))
 
 
 def _words(text: str, lo: int, hi: int | None = None) -> list[tuple[str, int, int]]:
@@ -204,9 +191,8 @@ def _group_ends(
     return any(_word(claim, w) in AUX for w in mine[1 : size + 1])
 
 
-def _said(claim: str, sentence: str) -> bool:
-    """Whether the window's sentence holds two thirds of the words of the claim's first clause."""
-    clause = _CLAUSE_END.split(claim, maxsplit=1)[0]
+def _said(clause: str, sentence: str) -> bool:
+    """Whether the window's sentence holds two thirds of the words of the claim's clause."""
     mine = [t.stem for t in content_terms(clause)]
     return covered(mine, [t.stem for t in content_terms(sentence)]) >= _MOST
 
